@@ -1,0 +1,16 @@
+#include "check/check.h"
+
+#include "check/names.h"
+#include "front/parser.h"
+
+namespace ptxvm::check {
+
+std::optional<ast::Module> check_source(const SourceFile& file, Diagnostics& diags) {
+  std::optional<ast::Module> m = front::parse_module(file, diags);
+  if (!m) return std::nullopt;
+  check_names(*m, diags);
+  if (diags.has_errors()) return std::nullopt;
+  return m;
+}
+
+}  // namespace ptxvm::check

@@ -1,0 +1,14 @@
+// The checking pipeline behind `ptxvm check`: parse, resolve names, apply the ISA's rules.
+#pragma once
+
+#include <optional>
+
+#include "front/ast.h"
+#include "front/source.h"
+
+namespace ptxvm::check {
+
+// Parses and checks one source; the module is returned only when it is valid.
+std::optional<ast::Module> check_source(const SourceFile& file, Diagnostics& diags);
+
+}  // namespace ptxvm::check
