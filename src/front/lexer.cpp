@@ -1,5 +1,6 @@
 #include "front/lexer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -24,6 +25,17 @@ public:
   Lexer(const SourceFile& f, Diagnostics& d) : src_(f.text()), diags_(d) {}
 
   std::vector<Token> run() {
+    // §4.1: source modules are ASCII text; ptxas rejects other bytes even inside comments.
+    for (size_t i = 0; i < src_.size(); ++i) {
+      if (static_cast<unsigned char>(src_[i]) >= 0x80 || src_[i] == '\0') {
+        size_t line_start = src_.rfind('\n', i == 0 ? 0 : i - 1);
+        line_start = line_start == std::string::npos ? 0 : line_start + 1;
+        uint32_t line = 1 + static_cast<uint32_t>(std::count(src_.begin(), src_.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
+        diags_.error({line, static_cast<uint32_t>(i - line_start + 1)},
+                     "non-ASCII character: PTX source must be ASCII text (§4.1)");
+        break;
+      }
+    }
     std::vector<Token> out;
     out.reserve(src_.size() / 4 + 16);
     while (true) {

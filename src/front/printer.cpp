@@ -96,16 +96,18 @@ void expr_to(std::string& out, const Expr& e) {
     break;
   case Expr::Kind::Unary:
     out += "+-!~"[static_cast<int>(e.uop)];
-    child_to(out, *e.kids[0], kUnaryPrec);
+    child_to(out, *e.kids[0], kPrimaryPrec);  // -(-1), never `--1`
     break;
   case Expr::Kind::Cast:
     out += e.cast_unsigned ? "(.u64)" : "(.s64)";
-    child_to(out, *e.kids[0], kUnaryPrec);
+    child_to(out, *e.kids[0], kPrimaryPrec);
     break;
   case Expr::Kind::Binary: {
     int p = precedence(e.bop);
     child_to(out, *e.kids[0], p);
+    out += ' ';  // spaced so that `7 % 3` never reads as the identifier `%3`
     out += spelling(e.bop);
+    out += ' ';
     child_to(out, *e.kids[1], p + 1);
     break;
   }
@@ -144,7 +146,8 @@ void list_to(std::string& out, const std::vector<Operand>& elems, const char* op
 
 void operand_to(std::string& out, const Operand& o) {
   switch (o.kind) {
-  case Operand::Kind::Expr: expr_to(out, *o.expr); break;
+  // An operand's top-level `|` would read as a predicate pair (p|q): parenthesize it.
+  case Operand::Kind::Expr: child_to(out, *o.expr, precedence(BinaryOp::BitXor)); break;
   case Operand::Kind::Vector: list_to(out, o.elems, "{", "}"); break;
   case Operand::Kind::Address: list_to(out, o.elems, "[", "]"); break;
   case Operand::Kind::List: list_to(out, o.elems, "(", ")"); break;
