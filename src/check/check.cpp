@@ -1,5 +1,6 @@
 #include "check/check.h"
 
+#include "check/declarations.h"
 #include "check/names.h"
 #include "front/parser.h"
 
@@ -9,6 +10,7 @@ std::optional<ast::Module> check_source(const SourceFile& file, Diagnostics& dia
   std::optional<ast::Module> m = front::parse_module(file, diags);
   if (!m) return std::nullopt;
   check_names(*m, diags);
+  check_declarations(*m, diags);
   if (diags.has_errors()) return std::nullopt;
   return m;
 }

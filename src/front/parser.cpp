@@ -729,7 +729,10 @@ private:
   ExprPtr binary(int level) {
     if (level == 10) return unary();
     ExprPtr lhs = binary(level + 1);
+    int chain = 0;  // a left-deep chain `1+1+...` deepens the tree without recursing here
     while (auto op = binary_op(cur(), level)) {
+      if (++chain + depth_ > kMaxDepth)
+        fail(cur().loc, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
       advance();
       auto e = make(Expr::Kind::Binary, lhs->loc);
       e->bop = *op;

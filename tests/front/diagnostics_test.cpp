@@ -73,6 +73,10 @@ TEST(Diagnostics, DeepNestingIsAnErrorNotAStackOverflow) {
   std::string deep_unary(100000, '-');
   EXPECT_NE(parse(kernel("mov.u32 %r1, " + deep_unary + "1;")).diagnostics.find("nesting deeper"),
             std::string::npos);
+  std::string long_chain = "1";
+  for (int i = 0; i < 100000; ++i) long_chain += "+1";
+  EXPECT_NE(parse(kernel("mov.u32 %r1, " + long_chain + ";")).diagnostics.find("nesting deeper"),
+            std::string::npos);
   std::string deep_init = ".version 8.7\n.target sm_90\n.global .u32 x[1] = " +
                           std::string(100000, '{');
   EXPECT_NE(parse(deep_init).diagnostics.find("nesting deeper"), std::string::npos);
