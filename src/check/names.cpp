@@ -192,32 +192,25 @@ private:
     Scope params(module_);
     for (const VarDecl& d : f.returns) for (const Declarator& n : d.names) declare(params, n);
     for (const VarDecl& d : f.params) for (const Declarator& n : d.names) declare(params, n);
-    if (!f.body) return;
-    labels_.clear();
-    collect_labels(*f.body);
-    block(*f.body, params);
+    if (f.body) block(*f.body, params);
   }
 
-  // Labels have function scope: a branch may name a label in any block of the function.
-  void collect_labels(const Block& b) {
-    for (const Statement& s : b.body) {
-      switch (s.kind) {
-      case Statement::Kind::Label:
-      case Statement::Kind::CallPrototype:
-      case Statement::Kind::BranchTargets:
-      case Statement::Kind::CallTargets: {
-        auto [it, fresh] = labels_.emplace(s.name, s.loc);
-        if (!fresh) duplicate(s.name, s.loc, it->second);
-        break;
-      }
-      case Statement::Kind::Block: collect_labels(*s.block); break;
-      default: break;
-      }
-    }
+  static bool is_label(const Statement& s) {
+    return s.kind == Statement::Kind::Label || s.kind == Statement::Kind::CallPrototype ||
+           s.kind == Statement::Kind::BranchTargets || s.kind == Statement::Kind::CallTargets;
   }
 
+  // A block is a scope for registers and labels alike; a label is visible in its whole block
+  // (also before it) and in nested blocks, as ptxas resolves them.
   void block(const Block& b, const Scope& parent) {
     Scope scope(&parent);
+    for (const Statement& s : b.body) {
+      if (!is_label(s)) continue;
+      if (const SourceLoc* prev = scope.find_local(s.name))
+        duplicate(s.name, s.loc, *prev);
+      else
+        scope.add(s.name, s.loc);
+    }
     for (const Statement& s : b.body) {
       switch (s.kind) {
       case Statement::Kind::Decl:
@@ -228,7 +221,7 @@ private:
       case Statement::Kind::Block: block(*s.block, scope); break;
       case Statement::Kind::BranchTargets:
         for (size_t i = 0; i < s.words.size(); ++i)
-          if (!labels_.count(s.words[i]))
+          if (!scope.resolves(s.words[i]))
             diags_.error(s.word_locs[i], "'.branchtargets' names undeclared label '" + s.words[i] + "'");
         break;
       case Statement::Kind::CallTargets:
@@ -260,7 +253,7 @@ private:
 
   void expr(const Expr& e, const Scope& scope) {
     if (e.kind == Expr::Kind::Symbol) {
-      if (scope.resolves(e.name) || labels_.count(e.name) || find_special_register(e.name)) return;
+      if (scope.resolves(e.name) || find_special_register(e.name)) return;
       return undeclared(e.name, e.loc, "identifier");
     }
     for (const ExprPtr& k : e.kids) expr(*k, scope);
@@ -316,7 +309,6 @@ private:
   std::unordered_set<std::string> section_names_;
   std::unordered_set<std::string> debug_labels_;  // labels inside debug sections
   std::unique_ptr<Scope> debug_scope_;
-  std::unordered_map<std::string, SourceLoc> labels_;
 };
 
 }  // namespace

@@ -32,9 +32,17 @@ TEST(Names, SpecialRegistersAndWarpSize) {  // §10, §4.5.1
             std::string::npos);
 }
 
-TEST(Names, LabelsHaveFunctionScope) {
-  EXPECT_EQ(check(kernel("{\nbra L;\n}\n{\nL:\nret;\n}")), "ok");
-  EXPECT_NE(check(kernel("L:\n{\nL:\n}")).find("redefinition of 'L'"), std::string::npos);
+// Labels are scoped to their block like registers (as ptxas resolves them): visible before
+// their definition and from nested blocks, not from outer or sibling blocks.
+TEST(Names, LabelsHaveBlockScope) {
+  EXPECT_EQ(check(kernel("{\nbra L;\n}\nL:\nret;")), "ok");
+  EXPECT_EQ(check(kernel("L:\n{\nL:\nbra L;\n}")), "ok");
+  EXPECT_EQ(check(kernel("{\nW:\nbra W;\n}\n{\nW:\nbra W;\n}")), "ok");
+  EXPECT_NE(check(kernel("{\nbra L;\n}\n{\nL:\nret;\n}")).find("undeclared identifier 'L'"),
+            std::string::npos);
+  EXPECT_NE(check(kernel("bra L;\n{\nL:\nret;\n}")).find("undeclared identifier 'L'"),
+            std::string::npos);
+  EXPECT_NE(check(kernel("L:\nL:\nret;")).find("redefinition of 'L'"), std::string::npos);
 }
 
 TEST(Names, BlocksScopeRegisters) {
