@@ -31,11 +31,26 @@ constexpr uint64_t one_code(const Format& f) {  // 1.0
   return static_cast<uint64_t>(f.bias) << f.man_bits;
 }
 
-// NaN result. With .satfinite, formats without NaN take +MAX_NORM (§9.7.9.21 .satfinite).
-constexpr uint64_t nan_result(const Format& f, const FloatMods& m) {
+constexpr bool is_f32(const Format& f) { return f == kF32; }
+
+// NaN result. §9.7.9.21: .sat flushes NaN to +0; with .satfinite, formats without NaN take
+// +MAX_NORM. Otherwise the ISA leaves the NaN open; sm_90 (tests/hw/cvt) writes the
+// canonical NaN of dst, except: conversions to or from f64 keep sign and payload (the
+// payload's high bits, quiet bit set), and bf16 -> f32 is a plain 16-bit shift.
+constexpr uint64_t nan_result(const Format& dst, const Format& src, const Unpacked& u,
+                              const FloatMods& m) {
   if (m.sat) return 0;
-  if (f.specials == Specials::None) return with_sign(f, false, f.max_code());
-  return f.nan_bits;
+  if (dst.specials == Specials::None) return with_sign(dst, false, dst.max_code());
+  if (dst == kTF32 && m.round == Round::RNA) {  // sm_90: the NaN truncated to tf32, which
+    uint64_t code = (dst.max_code() + 1) | u.sig >> 13;  // may read as Inf; .satfinite
+    return with_sign(dst, u.negative, m.satfinite ? code - 1 : code);  // then subtracts 1 ulp
+  }
+  const bool keep = dst == kF64 || src == kF64;
+  if (!keep && !(is_f32(dst) && src == kBF16)) return dst.nan_bits;
+  const int shift = dst.man_bits - src.man_bits;
+  const uint64_t payload = shift >= 0 ? u.sig << shift : u.sig >> -shift;
+  const uint64_t quiet = keep ? uint64_t{1} << (dst.man_bits - 1) : 0;
+  return with_sign(dst, u.negative, (dst.max_code() + 1) | quiet | payload);
 }
 
 // A value beyond MAX_NORM (or an infinity) of the given sign, rounded with m.round.
@@ -55,16 +70,20 @@ constexpr uint64_t overflow_result(const Format& f, bool negative, const FloatMo
   }
 }
 
-constexpr bool is_f32(const Format& f) { return f == kF32; }
-
 }  // namespace detail
 
-// Convert an already decoded value into `dst` (the shared tail of every float-producing cvt).
-constexpr uint64_t encode_value(const Format& dst, Unpacked u, const FloatMods& m) {
+// Convert an already decoded value of format src into dst (the shared tail of every
+// float-producing cvt; src only matters for NaN payloads).
+constexpr uint64_t encode_value(const Format& dst, const Format& src, Unpacked u,
+                                const FloatMods& m) {
   using namespace detail;
-  if (u.cls == Class::NaN) return nan_result(dst, m);
+  if (u.cls == Class::NaN) return nan_result(dst, src, u, m);
   if (!dst.is_signed) u.negative = false;  // ue8m0/ue4m3 take the magnitude
-  if (u.cls == Class::Inf) return overflow_result(dst, u.negative, m);
+  if (u.cls == Class::Inf) {  // infinities stay infinite whatever the rounding mode
+    if (m.sat || m.satfinite || (m.relu && u.negative) || dst.specials != Specials::Ieee)
+      return overflow_result(dst, u.negative, m);
+    return with_sign(dst, u.negative, dst.max_code() + 1);
+  }
   if ((m.relu || m.sat) && u.negative) return 0;
   if (u.cls == Class::Zero) return with_sign(dst, u.negative, 0);
   const Encoded e = encode_magnitude(dst, u.negative, u.sig, u.exp, m.round, m.rbits);
@@ -75,16 +94,23 @@ constexpr uint64_t encode_value(const Format& dst, Unpacked u, const FloatMods& 
   return with_sign(dst, u.negative, e.code);
 }
 
+// .ftz on an f32 source flushes subnormals to signed zero; sm_90 also replaces a NaN by
+// the canonical f32 NaN there (visible in cvt.ftz.f64.f32). sm_90 ignores .ftz on the
+// input of cvt.f16.f32 (cvt.rp.ftz.f16.f32 of the smallest subnormal gives 0x0001).
 constexpr Unpacked decode_input(const Format& src, uint64_t bits, bool ftz) {
-  Unpacked u = decode(src, bits);
-  if (ftz && detail::is_f32(src) && u.cls == Class::Subnormal) u.cls = Class::Zero;
-  return u;
+  if (ftz && detail::is_f32(src)) {
+    Unpacked u = decode(src, bits);
+    if (u.cls == Class::Subnormal) u.cls = Class::Zero;
+    if (u.cls == Class::NaN) u = decode(src, src.nan_bits);
+    return u;
+  }
+  return decode(src, bits);
 }
 
 // cvt{.frnd}{.ftz}{.sat}{.relu}{.satfinite}.dst.src for one element.
 constexpr uint64_t cvt_float(const Format& dst, const Format& src, uint64_t bits,
                              const FloatMods& m) {
-  return encode_value(dst, decode_input(src, bits, m.ftz), m);
+  return encode_value(dst, src, decode_input(src, bits, m.ftz && !(dst == kF16)), m);
 }
 
 // cvt.{rni,rzi,rmi,rpi}{.ftz}{.sat}.f.f: round to an integral value in the same format.
@@ -92,14 +118,13 @@ constexpr uint64_t cvt_float(const Format& dst, const Format& src, uint64_t bits
 constexpr uint64_t cvt_round_integral(const Format& f, uint64_t bits, const FloatMods& m) {
   Unpacked u = decode_input(f, bits, m.ftz);
   if (u.finite_nonzero() && u.exp < 0) {
-    const Rounded r = round_to_quantum(u.sig, u.exp, 0, m.round, u.negative);
-    u.sig = r.k;
+    u.sig = round_to_quantum(u.sig, u.exp, 0, m.round, u.negative);
     u.exp = 0;
-    if (r.k == 0) u.cls = Class::Zero;
+    if (u.sig == 0) u.cls = Class::Zero;
   }
   FloatMods exact = m;
   exact.round = Round::RZ;  // the value is now representable
-  return encode_value(f, u, exact);
+  return encode_value(f, f, u, exact);
 }
 
 }  // namespace ptxvm::numeric

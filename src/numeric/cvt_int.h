@@ -32,18 +32,26 @@ struct IntType {
 inline constexpr IntType kU8{8, false}, kU16{16, false}, kU32{32, false}, kU64{64, false};
 inline constexpr IntType kS8{8, true}, kS16{16, true}, kS32{32, true}, kS64{64, true};
 
+// NaN -> integer. §9.7.9.21 says 0; sm_90 (tests/hw/cvt) writes 0 only for f16/bf16/f32
+// sources and 8- to 32-bit results. From f64, and into 64-bit results, it writes the
+// pattern 1 << (bits - 1) (MININT for signed types), for unsigned types too.
+constexpr uint64_t nan_to_int(const IntType& dst, const Format& src) {
+  if (src == kF64 || dst.bits == 64) return uint64_t{1} << (dst.bits - 1);
+  return 0;
+}
+
 // Result bits are the low dst.bits of the register (zero-extended).
 constexpr uint64_t cvt_float_to_int(const IntType& dst, const Format& src, uint64_t bits,
                                     Round irnd, bool ftz = false) {
   const Unpacked u = decode_input(src, bits, ftz);
   const uint64_t lo = static_cast<uint64_t>(dst.min()) & dst.mask();
   const uint64_t hi = dst.max();
-  if (u.cls == Class::NaN) return 0;
+  if (u.cls == Class::NaN) return nan_to_int(dst, src);
   if (u.cls == Class::Inf) return u.negative ? lo : hi;
   if (u.cls == Class::Zero) return 0;
   const int top = 63 - std::countl_zero(u.sig) + u.exp;  // floor(log2 |value|)
   if (top >= 64) return u.negative ? lo : hi;
-  const uint64_t mag = round_to_quantum(u.sig, u.exp, 0, irnd, u.negative).k;
+  const uint64_t mag = round_to_quantum(u.sig, u.exp, 0, irnd, u.negative);
   if (u.negative) {
     if (mag == 0) return 0;
     if (!dst.is_signed) return 0;
@@ -61,7 +69,7 @@ constexpr uint64_t cvt_int_to_float(const Format& dst, const IntType& src, uint6
   const uint64_t raw = bits & src.mask();
   u.sig = u.negative ? 0 - static_cast<uint64_t>(v) : raw;
   u.cls = u.sig ? Class::Normal : Class::Zero;
-  return encode_value(dst, u, m);
+  return encode_value(dst, kF32, u, m);
 }
 
 constexpr uint64_t cvt_int_to_int(const IntType& dst, const IntType& src, uint64_t bits, bool sat) {

@@ -34,7 +34,7 @@ constexpr uint64_t cvt_f32x2(const Format& dst, uint32_t a, uint32_t b, FloatMod
 // 39/40 are not in the text we have; this is our reading, unverified on sm_100a hardware.
 constexpr RandomBits rs_bits_x4(const Format& dst, uint32_t rbits, unsigned i) {
   if (packed_lane_bits(dst) == 4) {
-    static constexpr unsigned shift[4] = {24, 8, 16, 0};
+    constexpr unsigned shift[4] = {24, 8, 16, 0};
     return {(rbits >> shift[i]) & 0xffu, 8};
   }
   return {(i < 2 ? rbits >> 16 : rbits) & 0xffffu, 16};

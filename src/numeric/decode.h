@@ -12,7 +12,7 @@ enum class Class : uint8_t { Zero, Subnormal, Normal, Inf, NaN };
 struct Unpacked {
   bool negative = false;
   Class cls = Class::Zero;
-  uint64_t sig = 0;  // value = sig * 2^exp for Subnormal and Normal
+  uint64_t sig = 0;  // value = sig * 2^exp for Subnormal and Normal; NaN: the mantissa field
   int exp = 0;
   constexpr bool finite_nonzero() const { return cls == Class::Subnormal || cls == Class::Normal; }
 };
@@ -28,6 +28,7 @@ constexpr Unpacked decode(const Format& f, uint64_t bits) {
   const bool top = field == exp_max;
   if (f.specials == Specials::Ieee && top) {
     u.cls = man ? Class::NaN : Class::Inf;
+    u.sig = man;  // NaN payload
     return u;
   }
   if ((f.specials == Specials::NanAllOnes && top && man == man_mask) ||

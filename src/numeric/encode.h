@@ -25,7 +25,7 @@ constexpr Encoded encode_magnitude(const Format& f, bool negative, uint64_t sig,
   int q = std::max(e - f.man_bits, qmin);
   // Far above the range: report overflow before the quantum arithmetic can overflow.
   if (e - f.man_bits > qmin + (1 << f.exp_bits)) return {0, true};
-  auto [k, inexact] = round_to_quantum(sig, exp, q, r, negative, rb);
+  uint64_t k = round_to_quantum(sig, exp, q, r, negative, rb);
   const uint64_t one = uint64_t{1} << f.man_bits;
   if (k >> (f.man_bits + 1)) {  // rounding carried into the next binade
     k >>= 1;

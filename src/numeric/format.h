@@ -47,12 +47,13 @@ struct Format {
   constexpr bool operator==(const Format&) const = default;
 };
 
-// Canonical NaN values: see tests/hw/cvt (recorded on H100) for the bits hardware writes.
+// nan_bits: the canonical NaN sm_90 writes (tests/hw/cvt); e2m3/e3m2/e2m1 have none,
+// ue4m3 has no cvt (only the ISA's single NaN code).
 inline constexpr Format kF64{11, 52, 1023, true, true, Specials::Ieee, 0, 0x7fffffffffffffffull};
 inline constexpr Format kF32{8, 23, 127, true, true, Specials::Ieee, 0, 0x7fffffffu};
 // tf32: f32 range, 10 mantissa bits (§5.2.3); cvt writes it as an f32 pattern with the
 // low 13 bits zero.
-inline constexpr Format kTF32{8, 10, 127, true, true, Specials::Ieee, 13, 0x7fffffffu};
+inline constexpr Format kTF32{8, 10, 127, true, true, Specials::Ieee, 13, 0x7fffe000u};
 inline constexpr Format kF16{5, 10, 15, true, true, Specials::Ieee, 0, 0x7fff};
 inline constexpr Format kBF16{8, 7, 127, true, true, Specials::Ieee, 0, 0x7fff};
 inline constexpr Format kE4M3{4, 3, 7, true, true, Specials::NanAllOnes, 0, 0x7f};

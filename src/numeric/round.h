@@ -20,11 +20,6 @@ struct RandomBits {
   uint8_t width = 0;
 };
 
-struct Rounded {
-  uint64_t k;    // the result is k * 2^q
-  bool inexact;
-};
-
 namespace detail {
 // The `width` high bits of a `shift`-bit field whose value is `rem`.
 constexpr uint64_t high_bits(uint64_t rem, unsigned shift, unsigned width) {
@@ -33,10 +28,11 @@ constexpr uint64_t high_bits(uint64_t rem, unsigned shift, unsigned width) {
 }
 }  // namespace detail
 
+// Returns k with k * 2^q the rounded value.
 // Precondition: sig != 0 and, when q <= exp, sig << (exp - q) fits in 64 bits.
-constexpr Rounded round_to_quantum(uint64_t sig, int exp, int q, Round r, bool negative,
+constexpr uint64_t round_to_quantum(uint64_t sig, int exp, int q, Round r, bool negative,
                                    RandomBits rb = {}) {
-  if (q <= exp) return {sig << (exp - q), false};
+  if (q <= exp) return sig << (exp - q);
   const unsigned shift = static_cast<unsigned>(q - exp);
   uint64_t kept = 0, rem = sig;
   bool above_half = false, at_half = false;
@@ -50,7 +46,7 @@ constexpr Rounded round_to_quantum(uint64_t sig, int exp, int q, Round r, bool n
     above_half = rem > (uint64_t{1} << 63);
     at_half = rem == (uint64_t{1} << 63);
   }
-  if (rem == 0) return {kept, false};
+  if (rem == 0) return kept;
   bool up = false;
   switch (r) {
     case Round::RN: up = above_half || (at_half && (kept & 1)); break;
@@ -62,7 +58,7 @@ constexpr Rounded round_to_quantum(uint64_t sig, int exp, int q, Round r, bool n
       up = detail::high_bits(rem, shift, rb.width) + rb.bits >= (uint64_t{1} << rb.width);
       break;
   }
-  return {kept + (up ? 1 : 0), true};
+  return kept + (up ? 1 : 0);
 }
 
 }  // namespace ptxvm::numeric
