@@ -2,6 +2,7 @@
 # Sets up ptxvm and runs it on a bundled real PTX module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== setting up (the first run installs packages and builds ptxvm: a few minutes)"
 scripts/setup.sh >/dev/null
 example=examples/reduce_printf.ptx
 echo "== ptxvm check $example"

@@ -3,9 +3,10 @@
 
 Developer tool (not run by CI). Needs nvcc (CUDA 13.0) and `pip install triton`.
 Deterministic: the set of builds is a pure function of the sorted source list and
-the `// corpus-*:` header lines of each .cu file; nvcc is run from the cuda/
-directory with relative file names so no absolute path of the checkout leaks
-into the PTX (debug builds still name the CUDA headers under /usr/local/cuda).
+the `// corpus-*:` header lines of each .cu file. Sources are compiled from a
+copy under /tmp/ptxvm_corpus_src/ so that no path of the checkout leaks into
+the PTX debug info (debug builds still name the CUDA headers under
+/usr/local/cuda and Triton's own modules under its site-packages).
 
 Header lines understood in a .cu file (all optional):
   // corpus-archs: sm_80 sm_90a ...   plain builds (default: auto:4)
@@ -26,6 +27,10 @@ CUDA_DIR = os.path.join(HERE, "cuda")
 TRITON_DIR = os.path.join(HERE, "triton")
 PTX_DIR = os.path.join(HERE, "ptx")
 NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+# nvcc writes the absolute path of the source into .file directives (-G and
+# -lineinfo builds); sources are compiled from a copy at this fixed path so
+# that the PTX does not depend on where the checkout lives.
+FIXED_SRC_DIR = "/tmp/ptxvm_corpus_src/cuda"
 
 # Generic arch ring (every target nvcc 13.0 accepts for PTX), in the order the
 # automatic selection walks it.
@@ -42,7 +47,7 @@ def parse_header(path):
     h = {}
     with open(path) as f:
         for line in f:
-            m = re.match(r"\s*//\s*corpus-([a-z]+):\s*(.*?)\s*$", line)
+            m = re.match(r"\s*//\s*corpus-([A-Za-z]+):\s*(.*?)\s*$", line)
             if m:
                 h[m.group(1)] = m.group(2)
     return h
@@ -100,7 +105,7 @@ def run_cuda(job):
     elif kind == "lineinfo":
         cmd.append("-lineinfo")
     cmd += [fn, "-o", out]
-    p = subprocess.run(cmd, cwd=CUDA_DIR, capture_output=True, text=True)
+    p = subprocess.run(cmd, cwd=FIXED_SRC_DIR, capture_output=True, text=True)
     if p.returncode != 0:
         return f"FAIL {os.path.basename(out)}: {' '.join(cmd)}\n{p.stderr}"
     return None
@@ -148,10 +153,16 @@ def main():
         for j in tjobs:
             print(j[0], f"cuda{j[1]}")
         return 0
-    if not args.names and args.only is None:
-        for f in os.listdir(PTX_DIR):
-            if f.endswith(".ptx"):
-                os.remove(os.path.join(PTX_DIR, f))
+    # Remove stale outputs: everything on a full run, else the selected .cu stems.
+    stems = {j[0] for j in jobs}
+    for f in os.listdir(PTX_DIR):
+        if not f.endswith(".ptx"):
+            continue
+        if (not args.names and args.only is None) or f.split(".")[0] in stems:
+            os.remove(os.path.join(PTX_DIR, f))
+    if jobs:
+        shutil.rmtree(FIXED_SRC_DIR, ignore_errors=True)
+        shutil.copytree(CUDA_DIR, FIXED_SRC_DIR)
     errors = []
     with ThreadPoolExecutor(max_workers=args.jobs) as ex:
         for r in ex.map(run_cuda, jobs):

@@ -1,6 +1,7 @@
 // libcu++ atomics: cuda::atomic_ref and cuda::atomic with thread scopes and
 // memory orders; fences; a ticket lock and a message-passing flag.
 // corpus-archs: auto:4
+// corpus-G: none
 #include <cuda/atomic>
 
 using block_ref = cuda::atomic_ref<int, cuda::thread_scope_block>;

@@ -1,6 +1,7 @@
 // Cooperative groups: coalesced_threads() in divergent code, labeled and
 // binary partitions, invoke_one, and group-wide memcpy_async.
 // corpus-archs: auto:4
+// corpus-G: none
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/memcpy_async.h>

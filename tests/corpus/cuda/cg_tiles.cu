@@ -1,6 +1,7 @@
 // Cooperative groups: thread_block, static thread_block_tile<N>, dynamic
 // tiled_partition, cg::reduce / cg::inclusive_scan / cg::exclusive_scan.
 // corpus-archs: auto:4
+// corpus-G: none
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>

@@ -46,14 +46,14 @@ extern "C" __global__ void leapfrog(float4 *pos, float4 *vel, const float3 *acc,
     vel[i] = v;
 }
 
-extern "C" __global__ void nbody_double(const double4 *pos, double3 *acc, int n, double eps2)
+extern "C" __global__ void nbody_double(const double4_32a *pos, double3 *acc, int n, double eps2)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    double4 me = pos[i];
+    double4_32a me = pos[i];
     double ax = 0, ay = 0, az = 0;
     for (int j = 0; j < n; ++j) {
-        double4 o = pos[j];
+        double4_32a o = pos[j];
         double dx = o.x - me.x, dy = o.y - me.y, dz = o.z - me.z;
         double inv = rsqrt(dx * dx + dy * dy + dz * dz + eps2);
         double s = o.w * inv * inv * inv;
