@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "test_util.h"
 
@@ -14,18 +12,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Each file in malformed/ states the diagnostics it must produce in `// expect: ...` lines.
 TEST(Diagnostics, MalformedFilesGiveTheExpectedMessages) {
   size_t files = 0;
   for (const auto& entry : fs::directory_iterator(PTXVM_MALFORMED_DIR)) {
-    std::string text = read(entry.path());
+    std::string text = read_file(entry.path().string());
     SourceFile file(entry.path().filename().string(), text);
     Diagnostics diags(file);
     EXPECT_FALSE(check::check_source(file, diags)) << file.name();
@@ -85,7 +76,7 @@ TEST(Diagnostics, DeepNestingIsAnErrorNotAStackOverflow) {
 // Truncations and byte corruptions of a real module: always a clean result, never a crash;
 // a module cut inside its last function body is always an error.
 TEST(Diagnostics, TruncatedAndCorruptedModules) {
-  std::string text = read(fs::path(PTXVM_FRONT_DATA_DIR) / "all_constructs.ptx");
+  std::string text = read_file(std::string(PTXVM_FRONT_DATA_DIR) + "/all_constructs.ptx");
   size_t body_end = text.rfind(".section .debug_str");
   size_t body_begin = text.rfind(".visible .entry kernel");
   ASSERT_NE(body_end, std::string::npos);

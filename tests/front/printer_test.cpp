@@ -2,21 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "front/printer.h"
 #include "test_util.h"
 
 namespace ptxvm::test {
 namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string print(const std::string& text) {
   Parsed p = parse(text, true);
@@ -25,7 +16,7 @@ std::string print(const std::string& text) {
 }
 
 TEST(Printer, AllConstructsIsAFixedPoint) {
-  std::string once = print(read(std::string(PTXVM_FRONT_DATA_DIR) + "/all_constructs.ptx"));
+  std::string once = print(read_file(std::string(PTXVM_FRONT_DATA_DIR) + "/all_constructs.ptx"));
   ASSERT_FALSE(once.empty());
   EXPECT_EQ(print(once), once);
 }

@@ -1,7 +1,9 @@
 // Helpers shared by the front-end tests.
 #pragma once
 
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "check/check.h"
@@ -24,6 +26,13 @@ inline Parsed parse(const std::string& text, bool check_names = false) {
   p.module = check_names ? check::check_source(file, diags) : front::parse_module(file, diags);
   p.diagnostics = diags.render();
   return p;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 // Wraps instructions and declarations in a minimal valid kernel.
