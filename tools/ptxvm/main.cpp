@@ -9,6 +9,7 @@
 
 #include "check/check.h"
 #include "front/printer.h"
+#include "run.h"
 
 namespace {
 
@@ -17,6 +18,9 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  check FILE.ptx...   parse and check PTX; exit 0 if every file is valid, 1 otherwise\n"
+    "  run LAUNCH.json [--out DIR]\n"
+    "                      run one kernel launch described by a manifest\n"
+    "                      (docs/LaunchManifest.md); exit 0 ok, 1 invalid input, 2 guest fault\n"
     "  print FILE.ptx      print the canonical form of a valid module on stdout\n"
     "  opcodes FILE.ptx... count the instructions of valid modules per opcode\n"
     "  help                this text\n";
@@ -113,6 +117,7 @@ int main(int argc, char** argv) {
   std::string cmd = argv[1];
   if (cmd == "check") return cmd_check(argc - 2, argv + 2);
   if (cmd == "print") return cmd_print(argc - 2, argv + 2);
+  if (cmd == "run") return ptxvm::tool::run_manifest(argc - 2, argv + 2);
   if (cmd == "opcodes") return cmd_opcodes(argc - 2, argv + 2);
   std::fprintf(stderr, "ptxvm: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
   return 1;

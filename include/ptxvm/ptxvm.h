@@ -1,0 +1,93 @@
+// ptxvm's public C++ API: a device with memory, modules loaded from PTX text, kernel launches.
+//
+//   ptxvm::Device dev;
+//   std::string diags;
+//   auto mod = dev.load_module(ptx_text, "kernel.ptx", &diags);   // null on invalid PTX
+//   uint64_t buf = dev.malloc(1024);
+//   dev.copy_to_device(buf, host, 1024);
+//   ptxvm::LaunchResult r = mod->launch("saxpy", {.grid = {4}, .block = {256}},
+//                                       {ptxvm::arg(buf), ptxvm::arg(2.0f), ptxvm::arg(256u)});
+//   if (!r.ok) std::cerr << r.error;
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxvm {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+struct LaunchConfig {
+  Dim3 grid, block, cluster;
+  uint32_t shared_bytes = 0;  // dynamic shared memory
+  unsigned threads = 0;       // host threads running CTAs; 0: every core
+  uint64_t step_limit = 0;    // 0: none; else stop a warp after this many steps (runaway loops)
+};
+
+// One kernel argument: the bytes of the parameter, as the kernel declares it (§5.1.6.1).
+struct KernelArg {
+  std::vector<uint8_t> bytes;
+};
+template <typename T>
+KernelArg arg(T value) {
+  KernelArg a;
+  a.bytes.resize(sizeof(T));
+  std::memcpy(a.bytes.data(), &value, sizeof(T));
+  return a;
+}
+
+struct LaunchResult {
+  bool ok = false;
+  std::string error;   // a guest fault report (kernel, CTA, warp, lane, PC, PTX line), or why not
+  std::string output;  // what the kernel printed with printf, in order
+  bool guest_fault = false;  // the kernel faulted (rather than a bad launch request)
+};
+
+class Device;
+
+class Module {
+public:
+  ~Module();
+  bool has_kernel(std::string_view name) const;
+  LaunchResult launch(std::string_view kernel, const LaunchConfig& config,
+                      const std::vector<KernelArg>& args);
+
+private:
+  friend class Device;
+  struct Impl;
+  explicit Module(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+class Device {
+public:
+  Device();
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // Device (global) memory. Addresses are guest addresses; copies outside an allocation throw
+  // std::out_of_range.
+  uint64_t malloc(size_t bytes);
+  void free(uint64_t address);
+  void copy_to_device(uint64_t dst, const void* src, size_t bytes);
+  void copy_to_host(void* dst, uint64_t src, size_t bytes);
+
+  // Parses, checks and prepares a module. On invalid or unsupported PTX returns null and puts
+  // the diagnostics (file:line:col: error: ...) in *diagnostics.
+  std::unique_ptr<Module> load_module(std::string_view ptx, const std::string& name,
+                                      std::string* diagnostics);
+
+  struct Impl;  // internal
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ptxvm

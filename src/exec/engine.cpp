@@ -1,0 +1,222 @@
+#include "exec/engine.h"
+
+#include <bit>
+#include <chrono>
+#include <thread>
+
+namespace ptxvm::exec {
+namespace {
+
+// Ops a lane group may run before another group of the same warp gets a turn, so that a lane
+// spinning on a flag another lane sets cannot starve it.
+constexpr uint32_t kGroupStreak = 4096;
+// Ops a warp runs before the next warp of its CTA gets a turn.
+constexpr uint32_t kWarpSlice = 2048;
+
+struct Stop {};  // another CTA faulted: unwind quietly
+
+class CtaRunner {
+public:
+  CtaRunner(Launch& l, Cta& cta, std::atomic<bool>& stop) : launch_(l), cta_(cta), stop_(stop) {}
+
+  void run() {
+    while (true) {
+      bool progress = false, all_done = true;
+      for (Warp& w : cta_.warps) {
+        if (done(w)) continue;
+        all_done = false;
+        running = &w;
+        if (run_warp(w)) progress = true;
+        running = nullptr;
+        if (stop_.load(std::memory_order_relaxed)) throw Stop{};
+      }
+      if (all_done) return;
+      if (!progress) deadlock();
+    }
+  }
+
+private:
+  static bool done(const Warp& w) { return (w.alive & ~w.exited) == 0; }
+
+  // Runs one slice of `w`; false when no lane could move.
+  bool run_warp(Warp& w) {
+    const auto& ops = launch_.program->ops;
+    bool progressed = false;
+    for (uint32_t n = 0; n < kWarpSlice; ++n) {
+      uint32_t runnable = w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting;
+      if (!runnable) return progressed;
+      uint32_t pc = choose_pc(w, runnable);
+      uint32_t group = 0;
+      for_lanes(runnable, [&](int lane) {
+        if (w.pc[lane] == pc) group |= 1u << lane;
+      });
+      const lower::Op& op = ops[pc];
+      uint32_t exec = group;
+      if (op.guard != lower::kNoReg) {
+        uint32_t p = w.preds[op.guard];
+        exec &= op.guard_negated ? ~p : p;
+      }
+      w.recent |= group;
+      for_lanes(group, [&](int lane) { w.pc[lane] = pc + 1; });
+      w.current_pc = pc;
+      w.group = group;
+      uint32_t parked = w.sync_waiting;
+      if (exec) op.fn(w, op, exec);
+      // A group that ran (rather than parked at a .sync op) may be what parked lanes wait for.
+      if (w.sync_waiting == parked) w.sync_waiting = 0;
+      ++w.steps;
+      progressed = true;
+      if (launch_.step_limit && w.steps > launch_.step_limit)
+        throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
+                              "step limit exceeded (possible infinite loop)"};
+      if (done(w)) return true;
+    }
+    return progressed;
+  }
+
+  // The lowest PC among runnable lanes reconverges structured code. Every kGroupStreak ops the
+  // lanes that did not run in that window get the next window to themselves, so a lane spinning
+  // on a flag that another lane of its warp sets cannot starve it.
+  static uint32_t choose_pc(Warp& w, uint32_t runnable) {
+    if (++w.streak > kGroupStreak) {
+      w.streak = 0;
+      w.favored = runnable & ~w.recent;
+      w.recent = 0;
+    }
+    uint32_t pool = (w.favored & runnable) ? (w.favored & runnable) : runnable;
+    uint32_t lowest = UINT32_MAX;
+    for_lanes(pool, [&](int lane) { lowest = std::min(lowest, w.pc[lane]); });
+    return lowest;
+  }
+
+  [[noreturn]] void deadlock() {
+    std::string detail = "no thread of the CTA can make progress:";
+    for (const Warp& w : cta_.warps) {
+      if (done(w)) continue;
+      uint32_t lanes = w.alive & ~w.exited;
+      int lane = std::countr_zero(lanes);
+      detail += " warp " + std::to_string(w.index) + " (" + std::to_string(std::popcount(lanes)) +
+                " threads) waits at line " + std::to_string(launch_.program->ops[w.pc[lane] - (w.barrier_waiting ? 1 : 0)].line) +
+                (w.barrier_waiting ? " in a barrier;" : (w.sync_waiting ? " in a .sync warp operation;" : ";"));
+    }
+    throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0, detail};
+  }
+
+public:
+  Warp* running = nullptr;  // the warp whose op is executing, for fault reports
+
+private:
+  Launch& launch_;
+  Cta& cta_;
+  std::atomic<bool>& stop_;
+};
+
+void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
+  const lower::Program& p = *l.program;
+  cta.id = id;
+  cta.launch = &l;
+  cta.host_thread = host_thread;
+  cta.threads = static_cast<uint32_t>(l.block.count());
+  cta.exited_threads = 0;
+  cta.shared.bytes.assign(p.shared_bytes + l.dynamic_shared, 0);
+  cta.local.assign(cta.threads, mem::Buffer{});
+  for (auto& b : cta.local) b.bytes.assign(p.local_bytes, 0);
+  uint32_t nwarps = (cta.threads + 31) / 32;
+  cta.warps.assign(nwarps, Warp{});
+  for (auto& b : cta.barriers) b = Barrier{{}, {}, std::vector<uint32_t>(nwarps, 0)};
+  for (uint32_t i = 0; i < nwarps; ++i) {
+    Warp& w = cta.warps[i];
+    w.cta = &cta;
+    w.launch = &l;
+    w.program = &p;
+    w.index = i;
+    w.first_thread = i * 32;
+    uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);
+    w.alive = n == 32 ? ~0u : (1u << n) - 1;
+    w.pc.fill(l.kernel->entry);
+    w.regs.assign(size_t{p.reg_slots} * 32, 0);
+    w.preds.assign(p.pred_regs, 0);
+  }
+}
+
+Dim3 unlinear(uint64_t i, Dim3 d) {
+  return {static_cast<uint32_t>(i % d.x), static_cast<uint32_t>(i / d.x % d.y),
+          static_cast<uint32_t>(i / (uint64_t{d.x} * d.y))};
+}
+
+}  // namespace
+
+void release_barriers(Cta& cta) {
+  uint32_t live = cta.threads - cta.exited_threads;
+  for (Barrier& b : cta.barriers) {
+    if (b.arrived == 0) continue;
+    uint32_t need = b.expected ? b.expected : live;
+    if (b.arrived < need) continue;
+    for (size_t w = 0; w < cta.warps.size(); ++w) {
+      cta.warps[w].barrier_waiting &= ~b.waiting[w];
+      b.waiting[w] = 0;
+    }
+    b.arrived = 0;
+    b.expected = 0;
+  }
+}
+
+std::string FaultReport::render(const std::string& source_name) const {
+  return "ptxvm: kernel '" + kernel + "' stopped: " + message + "\n  at " + source_name + ":" +
+         std::to_string(line) + ": " + instruction + "\n  CTA (" + std::to_string(cta.x) + ", " +
+         std::to_string(cta.y) + ", " + std::to_string(cta.z) + "), warp " + std::to_string(warp) +
+         ", lane " + std::to_string(lane) + ", pc " + std::to_string(pc) + "\n";
+}
+
+std::optional<FaultReport> run(Launch& launch) {
+  uint64_t ctas = launch.grid.count();
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex fault_mutex;
+  std::optional<FaultReport> fault;
+  unsigned nthreads = std::max(1u, std::min<unsigned>(launch.threads, static_cast<unsigned>(ctas)));
+
+  auto worker = [&](unsigned host_thread) {
+    Cta cta;
+    while (!stop.load()) {
+      uint64_t i = next.fetch_add(1);
+      if (i >= ctas) return;
+      init_cta(launch, cta, unlinear(i, launch.grid), host_thread);
+      CtaRunner runner(launch, cta, stop);
+      try {
+        runner.run();
+      } catch (const Stop&) {
+        return;
+      } catch (const mem::GuestFault& f) {
+        std::lock_guard lock(fault_mutex);
+        if (fault) return;
+        FaultReport r;
+        r.kernel = launch.kernel->name;
+        r.cta = cta.id;
+        r.message = f.describe();
+        if (const Warp* w = runner.running) {
+          const lower::Op& op = launch.program->ops[w->current_pc];
+          r.warp = w->index;
+          r.lane = w->fault_lane >= 0 ? static_cast<uint32_t>(w->fault_lane)
+                                      : static_cast<uint32_t>(std::countr_zero(w->group));
+          r.pc = w->current_pc;
+          r.line = op.line;
+          r.instruction = op.text;
+        }
+        fault = r;
+        stop = true;
+        return;
+      }
+    }
+  };
+  if (nthreads == 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < nthreads; ++t) pool.emplace_back(worker, t);
+    for (auto& t : pool) t.join();
+  }
+  return fault;
+}
+
+}  // namespace ptxvm::exec

@@ -1,0 +1,74 @@
+// The SIMT engine: grid ▶ CTA ▶ warp ▶ lane (PTX §2, §3). CTAs run in parallel on host threads;
+// the warps of a CTA interleave on one host thread so that barriers work; within a warp each
+// lane has its own PC (independent thread scheduling, sm_70+) and lanes that share a PC run
+// together, so a converged warp runs all 32 lanes per op.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/warp.h"
+#include "lower/program.h"
+#include "mem/memory.h"
+
+namespace ptxvm::exec {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+// Where and why a launch stopped: enough to find the failing instruction in the PTX source.
+struct FaultReport {
+  std::string kernel;
+  Dim3 cta;
+  uint32_t warp = 0, lane = 0;
+  uint32_t pc = 0, line = 0;
+  std::string instruction;
+  std::string message;
+  std::string render(const std::string& source_name) const;
+};
+
+struct Launch {
+  const lower::Program* program = nullptr;
+  const lower::Function* kernel = nullptr;
+  Dim3 grid, block, cluster;
+  uint32_t dynamic_shared = 0;
+  unsigned threads = 1;              // host threads running CTAs
+  mem::GlobalMemory* global = nullptr;
+  mem::Buffer params;                // the kernel's parameter buffer (§5.1.6.1)
+  std::string* output = nullptr;     // printf output; appended under `output_mutex`
+  mutable std::mutex output_mutex;
+  uint64_t step_limit = 0;           // 0: none; else a fault after this many warp steps per CTA
+};
+
+struct Barrier {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;             // 0: every thread of the CTA that has not exited
+  std::vector<uint32_t> waiting;     // per warp: lanes parked here
+};
+
+struct Cta {
+  Dim3 id;
+  const Launch* launch = nullptr;
+  mem::Buffer shared;
+  std::vector<mem::Buffer> local;  // per thread
+  std::vector<Warp> warps;
+  std::array<Barrier, 16> barriers;
+  uint32_t threads = 0;
+  uint32_t exited_threads = 0;
+  unsigned host_thread = 0;
+};
+
+// Runs the whole grid; returns the first fault, if any.
+std::optional<FaultReport> run(Launch& launch);
+
+// Releases every barrier that the CTA's arrivals (and exits) have completed.
+void release_barriers(Cta& cta);
+
+}  // namespace ptxvm::exec

@@ -1,0 +1,115 @@
+#include "exec/warp.h"
+
+#include <chrono>
+
+#include "exec/engine.h"
+
+namespace ptxvm::exec {
+
+using lower::SpecialReg;
+using mem::GuestFault;
+using mem::Space;
+
+uint8_t* Warp::access(Space space, uint64_t address, uint32_t size, int lane) {
+  auto fail = [&](GuestFault::Kind kind, Space s, std::string detail = {}) -> uint8_t* {
+    fault_lane = lane;
+    throw GuestFault{kind, s, address, size, std::move(detail)};
+  };
+  if (size > 1 && address % size != 0) return fail(GuestFault::Kind::Misaligned, space);
+  uint64_t offset = address;
+  if (space == Space::Generic) {  // §6.4.1.1: windows select the state space
+    space = Space::Global;
+    for (auto [window, s] : {std::pair{mem::kSharedWindow, Space::Shared},
+                             std::pair{mem::kLocalWindow, Space::Local},
+                             std::pair{mem::kConstWindow, Space::Const},
+                             std::pair{mem::kParamWindow, Space::Param}}) {
+      if (address >= window && address - window < mem::kWindowSize) {
+        space = s;
+        offset = address - window;
+      }
+    }
+  }
+  uint8_t* p = nullptr;
+  switch (space) {
+  case Space::Global: p = launch->global->find(offset, size); break;
+  case Space::Shared: p = cta->shared.at(offset, size); break;
+  case Space::Local: p = cta->local[first_thread + static_cast<uint32_t>(lane)].at(offset, size); break;
+  case Space::Const: p = const_cast<mem::Buffer&>(program->constants).at(offset, size); break;
+  case Space::Param: p = const_cast<mem::Buffer&>(launch->params).at(offset, size); break;
+  case Space::Generic: break;
+  }
+  if (!p) {
+    std::string what = space == Space::Global ? "no allocation holds it"
+                                              : std::string("outside the ") + mem::to_string(space) +
+                                                    " window";
+    return fail(GuestFault::Kind::OutOfBounds, space, what);
+  }
+  return p;
+}
+
+uint64_t Warp::special(const lower::Arg& a, int lane) const {
+  const Launch& l = *launch;
+  uint32_t thread = first_thread + static_cast<uint32_t>(lane);
+  auto pick = [&](Dim3 d) -> uint64_t {
+    switch (a.component) {
+    case 0: return d.x;
+    case 1: return d.y;
+    case 2: return d.z;
+    default: return 0;
+    }
+  };
+  uint32_t bit = 1u << lane;
+  switch (static_cast<SpecialReg>(a.reg)) {
+  case SpecialReg::Tid:
+    return pick({thread % l.block.x, thread / l.block.x % l.block.y, thread / (l.block.x * l.block.y)});
+  case SpecialReg::Ntid: return pick(l.block);
+  case SpecialReg::Laneid: return static_cast<uint64_t>(lane);
+  case SpecialReg::Warpid: return index;
+  case SpecialReg::Nwarpid: return cta->warps.size();
+  case SpecialReg::Ctaid: return pick(cta->id);
+  case SpecialReg::Nctaid: return pick(l.grid);
+  case SpecialReg::Smid: return cta->host_thread;
+  case SpecialReg::Nsmid: return l.threads;
+  case SpecialReg::Gridid: return 1;
+  case SpecialReg::LanemaskEq: return bit;
+  case SpecialReg::LanemaskLe: return bit | (bit - 1);
+  case SpecialReg::LanemaskLt: return bit - 1;
+  case SpecialReg::LanemaskGe: return ~(bit - 1) & 0xffffffffu;
+  case SpecialReg::LanemaskGt: return ~(bit | (bit - 1)) & 0xffffffffu;
+  case SpecialReg::Clock: return static_cast<uint32_t>(steps);
+  case SpecialReg::ClockHi: return static_cast<uint32_t>(steps >> 32);
+  case SpecialReg::Clock64: return steps;
+  case SpecialReg::Globaltimer:
+  case SpecialReg::GlobaltimerLo:
+  case SpecialReg::GlobaltimerHi: {
+    uint64_t ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count());
+    auto r = static_cast<SpecialReg>(a.reg);
+    return r == SpecialReg::GlobaltimerLo ? (ns & 0xffffffffu)
+           : r == SpecialReg::GlobaltimerHi ? (ns >> 32) : ns;
+  }
+  case SpecialReg::DynamicSmemSize: return l.dynamic_shared;
+  case SpecialReg::TotalSmemSize:
+  case SpecialReg::AggrSmemSize: return cta->shared.bytes.size();
+  // A grid is one implicit 1x1x1 cluster per CTA until clusters land (§10.12–§10.17).
+  case SpecialReg::IsExplicitCluster: return 0;
+  case SpecialReg::Clusterid: return pick(cta->id);
+  case SpecialReg::Nclusterid: return pick(l.grid);
+  case SpecialReg::ClusterCtaid: return 0;
+  case SpecialReg::ClusterNctaid: return a.component < 3 ? 1 : 0;
+  case SpecialReg::ClusterCtarank: return 0;
+  case SpecialReg::ClusterNctarank: return 1;
+  default: return 0;  // %envreg*, %pm*, reserved shared-memory offsets: 0 on this device
+  }
+}
+
+uint64_t Warp::value_of(const lower::Arg& a, int lane) {
+  switch (a.kind) {
+  case lower::ArgKind::Address: return address(a, lane);
+  case lower::ArgKind::Function: return a.reg;
+  default: return 0;
+  }
+}
+
+}  // namespace ptxvm::exec

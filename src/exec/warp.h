@@ -1,0 +1,138 @@
+// What a semantic body sees: one warp of 32 lanes with lane-major registers, its CTA and
+// launch, and checked access to every state space (PTX §2, §3, §5.1).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "lower/program.h"
+#include "mem/memory.h"
+
+namespace ptxvm::exec {
+
+struct Launch;
+struct Cta;
+
+// Calls `f(lane)` for every set bit of `mask`.
+template <typename F>
+inline void for_lanes(uint32_t mask, F&& f) {
+  while (mask) {
+    int lane = std::countr_zero(mask);
+    f(lane);
+    mask &= mask - 1;
+  }
+}
+
+struct CallFrame {
+  uint32_t return_pc;
+  uint32_t function;                  // the callee
+  uint32_t caller_function;
+  std::vector<uint32_t> copy_back;    // caller return-variable offsets (local space), per return
+  std::vector<uint64_t> saved;        // callee registers saved across a recursive call
+  std::vector<uint8_t> saved_local;   // callee param frame saved across a recursive call
+};
+
+class Warp {
+public:
+  Cta* cta = nullptr;
+  const Launch* launch = nullptr;
+  const lower::Program* program = nullptr;
+  uint32_t index = 0;       // warp index in the CTA
+  uint32_t first_thread = 0;  // linear thread index of lane 0
+  uint32_t alive = 0;       // lanes that are threads of the CTA
+  uint32_t exited = 0;      // lanes that executed exit/ret from the kernel
+  uint32_t sync_waiting = 0;  // lanes parked at a .sync warp operation
+  uint32_t barrier_waiting = 0;  // lanes parked at a CTA barrier
+  std::array<uint32_t, 32> pc{};
+  std::vector<uint64_t> regs;   // [slot * 32 + lane]
+  std::vector<uint32_t> preds;  // one bit per lane
+  std::array<std::vector<CallFrame>, 32> frames;
+  uint32_t current_pc = 0;      // the op being executed
+  uint64_t steps = 0;
+  int fault_lane = -1;          // the lane whose access faulted
+  // Scheduler fairness window (engine.cpp): lanes that ran lately, lanes owed a turn.
+  uint32_t recent = 0, favored = 0, streak = 0;
+
+  // ---- registers ----
+  uint64_t& slot(uint32_t reg, int lane) { return regs[size_t{reg} * 32 + static_cast<size_t>(lane)]; }
+
+  template <typename T>
+  T get(const lower::Arg& a, int lane) {
+    uint64_t bits;
+    switch (a.kind) {
+    case lower::ArgKind::Reg: bits = slot(a.reg, lane); break;
+    case lower::ArgKind::Imm: bits = a.imm; break;
+    case lower::ArgKind::Pred: bits = pred(a, lane); break;
+    case lower::ArgKind::Special: bits = special(a, lane); break;
+    default: bits = value_of(a, lane); break;
+    }
+    return from_bits<T>(bits);
+  }
+
+  template <typename T>
+  void set(const lower::Arg& a, int lane, T v) {
+    if (a.kind == lower::ArgKind::Reg) slot(a.reg, lane) = to_bits(v);
+    else if (a.kind == lower::ArgKind::Pred) set_pred(a, lane, v != T{});
+  }
+
+  bool pred(const lower::Arg& a, int lane) const {
+    bool v = (preds[a.reg] >> lane) & 1u;
+    return a.negated ? !v : v;
+  }
+  void set_pred(const lower::Arg& a, int lane, bool v) {
+    if (a.kind != lower::ArgKind::Pred) return;  // `_` sink
+    uint32_t bit = 1u << lane;
+    preds[a.reg] = v ? (preds[a.reg] | bit) : (preds[a.reg] & ~bit);
+  }
+
+  template <typename T>
+  static T from_bits(uint64_t bits) {
+    if constexpr (sizeof(T) == 8) {
+      return std::bit_cast<T>(bits);
+    } else if constexpr (sizeof(T) == 4) {
+      return std::bit_cast<T>(static_cast<uint32_t>(bits));
+    } else if constexpr (sizeof(T) == 2) {
+      return std::bit_cast<T>(static_cast<uint16_t>(bits));
+    } else {
+      return static_cast<T>(static_cast<uint8_t>(bits));
+    }
+  }
+  template <typename T>
+  static uint64_t to_bits(T v) {
+    if constexpr (sizeof(T) == 8) return std::bit_cast<uint64_t>(v);
+    else if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
+    else if constexpr (sizeof(T) == 2) return std::bit_cast<uint16_t>(v);
+    else return static_cast<uint8_t>(v);
+  }
+
+  // ---- memory ----
+  // Address operand value for `lane`: register base plus offset, in the operand's space.
+  uint64_t address(const lower::Arg& a, int lane) {
+    uint64_t base = a.reg == lower::kNoReg ? 0 : slot(a.reg, lane);
+    return base + a.imm;
+  }
+  // Host pointer for a checked access of `size` bytes; raises mem::GuestFault.
+  uint8_t* access(mem::Space space, uint64_t address, uint32_t size, int lane);
+  template <typename T>
+  T load(mem::Space space, uint64_t address, int lane) {
+    T v;
+    std::memcpy(&v, access(space, address, sizeof(T), lane), sizeof(T));
+    return v;
+  }
+  template <typename T>
+  void store(mem::Space space, uint64_t address, int lane, T v) {
+    std::memcpy(access(space, address, sizeof(T), lane), &v, sizeof(T));
+  }
+
+  uint64_t special(const lower::Arg& a, int lane) const;
+  // The lanes that run the current op (the engine's mask) before guards: for .sync operations.
+  uint32_t group = 0;
+
+private:
+  uint64_t value_of(const lower::Arg& a, int lane);
+};
+
+}  // namespace ptxvm::exec

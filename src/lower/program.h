@@ -1,0 +1,108 @@
+// The executable form of a module: flat decoded ops with resolved operands and a handler chosen
+// per (family, qualifiers) at load time (DESIGN.md: the wasm3 lesson). Produced by lower.cpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "isa/family.h"
+#include "mem/memory.h"
+
+namespace ptxvm::exec {
+class Warp;
+}
+
+namespace ptxvm::lower {
+
+inline constexpr uint32_t kNoReg = UINT32_MAX;
+
+enum class ArgKind : uint8_t {
+  None,
+  Reg,      // `reg`: a 64-bit slot per lane
+  Pred,     // `reg`: a predicate register (bit per lane); `negated` for !p
+  Imm,      // `imm`: bits already in the operand's type
+  Special,  // `reg`: SpecialReg id, `component` 0..3 for .x .y .z .w
+  Address,  // [`reg` + `imm`] in `space`; `reg` is kNoReg for a constant address
+  Vector,   // `elems`
+  Sink,     // _
+  Target,   // `reg`: op index of a label
+  Function, // `reg`: function index (call targets, function addresses)
+};
+
+enum class SpecialReg : uint8_t {
+  Tid, Ntid, Laneid, Warpid, Nwarpid, Ctaid, Nctaid, Smid, Nsmid, Gridid, LanemaskEq, LanemaskLe,
+  LanemaskLt, LanemaskGe, LanemaskGt, Clock, ClockHi, Clock64, Globaltimer, GlobaltimerLo,
+  GlobaltimerHi, DynamicSmemSize, TotalSmemSize, AggrSmemSize, Envreg, Pm, Pm64, IsExplicitCluster,
+  Clusterid, Nclusterid, ClusterCtaid, ClusterNctaid, ClusterCtarank, ClusterNctarank,
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, CurrentGraphExec,
+};
+
+struct Arg {
+  ArgKind kind = ArgKind::None;
+  bool negated = false;
+  uint8_t component = 0;
+  mem::Space space = mem::Space::Generic;
+  uint32_t reg = kNoReg;
+  uint64_t imm = 0;
+  std::vector<Arg> elems;
+};
+
+struct Op;
+// A semantic body: runs `op` for the lanes of `mask` (guard already applied).
+using Handler = void (*)(exec::Warp& w, const Op& op, uint32_t mask);
+
+struct Op {
+  Handler fn = nullptr;
+  const isa::Family* family = nullptr;
+  isa::Binding binding;     // qualifier values, for handlers that read them at run time
+  std::vector<Arg> args;
+  uint32_t guard = kNoReg;  // predicate register, or kNoReg
+  bool guard_negated = false;
+  uint32_t function = 0;    // index into Program::functions
+  uint32_t line = 0;        // PTX source line
+  uint64_t aux = 0;         // handler-specific, set by its selector
+  uint64_t aux2 = 0;
+  std::string text;         // canonical PTX of the instruction, for reports
+};
+
+struct Param {
+  std::string name;
+  uint32_t offset = 0;  // in the kernel parameter buffer / the callee's argument frame
+  uint32_t size = 0;
+  uint32_t align = 1;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  bool defined = false;
+  uint32_t entry = 0;  // first op
+  uint32_t end = 0;    // one past the last op
+  std::vector<Param> params;
+  std::vector<Param> returns;
+  uint32_t param_bytes = 0;
+  uint32_t reg_base = 0, reg_count = 0;    // register slots this function's body uses
+  uint32_t pred_base = 0, pred_count = 0;
+  uint32_t max_ntid[3] = {0, 0, 0};         // .maxntid / .reqntid, 0 when absent
+};
+
+struct Program {
+  std::vector<Op> ops;
+  std::vector<Function> functions;
+  std::unordered_map<std::string, uint32_t> function_index;
+  uint32_t reg_slots = 0;    // 64-bit register slots per lane
+  uint32_t pred_regs = 0;
+  uint32_t shared_bytes = 0; // static shared memory of the module
+  uint32_t local_bytes = 0;  // per-thread local memory (all functions' .local and .param frames)
+  mem::Buffer constants;     // the module's constant bank, initialised
+  std::string source_name;
+  const Function* find(const std::string& name) const {
+    auto it = function_index.find(name);
+    return it == function_index.end() ? nullptr : &functions[it->second];
+  }
+};
+
+}  // namespace ptxvm::lower

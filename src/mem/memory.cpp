@@ -1,0 +1,65 @@
+#include "mem/memory.h"
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace ptxvm::mem {
+
+const char* to_string(Space s) {
+  static const char* kNames[] = {"generic", "global", "shared", "local", "const", "param"};
+  return kNames[static_cast<int>(s)];
+}
+
+std::string GuestFault::describe() const {
+  char buf[160];
+  switch (kind) {
+  case Kind::OutOfBounds:
+    snprintf(buf, sizeof buf, "out-of-bounds %u-byte %s access at address 0x%llx", size,
+             to_string(space), static_cast<unsigned long long>(address));
+    return buf + (detail.empty() ? "" : " (" + detail + ")");
+  case Kind::Misaligned:
+    snprintf(buf, sizeof buf, "misaligned %u-byte %s access at address 0x%llx (§5.4.5: addresses "
+             "must be a multiple of the access size)", size, to_string(space),
+             static_cast<unsigned long long>(address));
+    return buf;
+  case Kind::Trap: return "trap instruction executed" + (detail.empty() ? "" : ": " + detail);
+  case Kind::Deadlock: return "deadlock: " + detail;
+  case Kind::Unsupported: return "unsupported: " + detail;
+  case Kind::Assert: return "device assertion failed: " + detail;
+  }
+  return detail;
+}
+
+uint64_t GlobalMemory::allocate(size_t bytes, size_t align) {
+  std::lock_guard lock(mutex_);
+  uint64_t base = (next_ + align - 1) / align * align;
+  Allocation a{bytes, std::make_unique<uint8_t[]>(bytes ? bytes : 1)};
+  std::memset(a.data.get(), 0, bytes ? bytes : 1);
+  allocations_.emplace(base, std::move(a));
+  // A guard gap after each allocation keeps off-by-one accesses from landing in the next one.
+  next_ = base + bytes + 256;
+  return base;
+}
+
+void GlobalMemory::free(uint64_t address) {
+  std::lock_guard lock(mutex_);
+  if (!allocations_.erase(address)) throw std::invalid_argument("free of an unknown device address");
+}
+
+uint8_t* GlobalMemory::find(uint64_t address, size_t size) {
+  std::lock_guard lock(mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return nullptr;
+  --it;
+  uint64_t offset = address - it->first;
+  if (offset > it->second.size || size > it->second.size - offset) return nullptr;
+  return it->second.data.get() + offset;
+}
+
+size_t GlobalMemory::allocation_count() const {
+  std::lock_guard lock(mutex_);
+  return allocations_.size();
+}
+
+}  // namespace ptxvm::mem

@@ -1,0 +1,68 @@
+// The guest address space (PTX §5.1 state spaces, §6.4.1.1 generic addressing —
+// 001_23fdd5978b24a3ed.txt). Guest code never sees a host pointer: every access names a state
+// space and a guest address, and is bounds- and alignment-checked here. A violation raises a
+// GuestFault, which the engine turns into a report; the host process is never touched.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ptxvm::mem {
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Const, Param };
+const char* to_string(Space s);
+
+// Generic addresses (64-bit) are global addresses, except for these windows, which map the
+// per-CTA shared memory, per-thread local memory, the module's constant bank and the kernel's
+// parameters (§6.4.1.1: windows are implementation defined).
+inline constexpr uint64_t kSharedWindow = 0x0000'7e00'0000'0000ull;
+inline constexpr uint64_t kLocalWindow = 0x0000'7d00'0000'0000ull;
+inline constexpr uint64_t kConstWindow = 0x0000'7c00'0000'0000ull;
+inline constexpr uint64_t kParamWindow = 0x0000'7b00'0000'0000ull;
+inline constexpr uint64_t kWindowSize = 0x0000'0100'0000'0000ull;
+// Global allocations live above this address, so 0 and small integers never alias memory.
+inline constexpr uint64_t kGlobalBase = 0x0000'0001'0000'0000ull;
+
+struct GuestFault {
+  enum class Kind : uint8_t { OutOfBounds, Misaligned, Trap, Deadlock, Unsupported, Assert };
+  Kind kind;
+  Space space = Space::Generic;
+  uint64_t address = 0;
+  uint32_t size = 0;
+  std::string detail;
+  std::string describe() const;
+};
+
+// Device (global) memory: allocations in a 64-bit guest range, each a host buffer.
+class GlobalMemory {
+public:
+  uint64_t allocate(size_t bytes, size_t align = 256);
+  void free(uint64_t address);  // throws std::invalid_argument for an unknown address
+  // Host pointer for [address, address+size) inside one allocation, or nullptr.
+  uint8_t* find(uint64_t address, size_t size);
+  size_t allocation_count() const;
+
+private:
+  struct Allocation {
+    uint64_t size;
+    std::unique_ptr<uint8_t[]> data;
+  };
+  mutable std::mutex mutex_;
+  std::map<uint64_t, Allocation> allocations_;  // by base address
+  uint64_t next_ = kGlobalBase;
+};
+
+// A flat buffer of one state space instance (a CTA's shared memory, a thread's local memory,
+// the constant bank, the parameter buffer).
+struct Buffer {
+  std::vector<uint8_t> bytes;
+  uint8_t* at(uint64_t offset, size_t size) {
+    return offset <= bytes.size() && size <= bytes.size() - offset ? bytes.data() + offset : nullptr;
+  }
+};
+
+}  // namespace ptxvm::mem

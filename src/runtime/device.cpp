@@ -1,0 +1,117 @@
+// The public API (include/ptxvm/ptxvm.h) over the stages: check ▶ lower ▶ exec.
+#include <stdexcept>
+#include <thread>
+
+#include "check/check.h"
+#include "exec/engine.h"
+#include "lower/lower.h"
+#include "ptxvm/ptxvm.h"
+
+namespace ptxvm {
+
+struct Device::Impl {
+  mem::GlobalMemory global;
+};
+
+struct Module::Impl {
+  Device::Impl* device;
+  std::unique_ptr<SourceFile> source;
+  lower::Program program;
+};
+
+Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Module::~Module() = default;
+
+bool Module::has_kernel(std::string_view name) const {
+  const lower::Function* f = impl_->program.find(std::string(name));
+  return f && f->is_entry && f->defined;
+}
+
+LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
+                            const std::vector<KernelArg>& args) {
+  LaunchResult r;
+  const lower::Function* f = impl_->program.find(std::string(name));
+  if (!f || !f->is_entry || !f->defined) {
+    r.error = "no kernel named '" + std::string(name) + "' in " + impl_->program.source_name;
+    return r;
+  }
+  if (args.size() != f->params.size()) {
+    r.error = "kernel '" + f->name + "' takes " + std::to_string(f->params.size()) +
+              " arguments, " + std::to_string(args.size()) + " given";
+    return r;
+  }
+  auto zero = [](Dim3 d) { return d.x == 0 || d.y == 0 || d.z == 0; };
+  if (zero(config.grid) || zero(config.block)) {
+    r.error = "grid and block dimensions must be at least 1";
+    return r;
+  }
+  uint64_t threads = uint64_t{config.block.x} * config.block.y * config.block.z;
+  if (threads > 1024) {
+    r.error = "a CTA has at most 1024 threads; " + std::to_string(threads) + " requested";
+    return r;
+  }
+  exec::Launch l;
+  l.program = &impl_->program;
+  l.kernel = f;
+  l.grid = {config.grid.x, config.grid.y, config.grid.z};
+  l.block = {config.block.x, config.block.y, config.block.z};
+  l.cluster = {config.cluster.x, config.cluster.y, config.cluster.z};
+  l.dynamic_shared = config.shared_bytes;
+  l.threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+  l.global = &impl_->device->global;
+  l.step_limit = config.step_limit;
+  l.params.bytes.assign(f->param_bytes, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const lower::Param& p = f->params[i];
+    if (args[i].bytes.size() != p.size) {
+      r.error = "argument " + std::to_string(i) + " ('" + p.name + "') of kernel '" + f->name +
+                "' is " + std::to_string(p.size) + " bytes; " + std::to_string(args[i].bytes.size()) +
+                " given";
+      return r;
+    }
+    std::memcpy(l.params.bytes.data() + p.offset, args[i].bytes.data(), p.size);
+  }
+  l.output = &r.output;
+  if (auto fault = exec::run(l)) {
+    r.error = fault->render(impl_->program.source_name);
+    r.guest_fault = true;
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+Device::Device() : impl_(std::make_unique<Impl>()) {}
+Device::~Device() = default;
+
+uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes); }
+void Device::free(uint64_t address) { impl_->global.free(address); }
+
+void Device::copy_to_device(uint64_t dst, const void* src, size_t bytes) {
+  uint8_t* p = impl_->global.find(dst, bytes);
+  if (!p) throw std::out_of_range("copy_to_device: destination is not inside one allocation");
+  std::memcpy(p, src, bytes);
+}
+
+void Device::copy_to_host(void* dst, uint64_t src, size_t bytes) {
+  uint8_t* p = impl_->global.find(src, bytes);
+  if (!p) throw std::out_of_range("copy_to_host: source is not inside one allocation");
+  std::memcpy(dst, p, bytes);
+}
+
+std::unique_ptr<Module> Device::load_module(std::string_view ptx, const std::string& name,
+                                            std::string* diagnostics) {
+  auto impl = std::make_unique<Module::Impl>();
+  impl->device = impl_.get();
+  impl->source = std::make_unique<SourceFile>(name, std::string(ptx));
+  Diagnostics diags(*impl->source);
+  std::optional<ast::Module> m = check::check_source(*impl->source, diags);
+  std::optional<lower::Program> program;
+  if (m) program = lower::lower_module(*m, *impl->source, impl_->global, diags);
+  if (diagnostics) *diagnostics = diags.render();
+  if (!program) return nullptr;
+  impl->program = std::move(*program);
+  return std::unique_ptr<Module>(new Module(std::move(impl)));
+}
+
+}  // namespace ptxvm

@@ -1,0 +1,262 @@
+// Control flow, PTX §9.7.12 (001_23fdd5978b24a3ed.txt): bra, brx.idx, call, ret, exit, and the
+// CUDA runtime's device-side vprintf and __assertfail, which PTX reaches through call.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "exec/engine.h"
+#include "exec/warp.h"
+#include "sem/dispatch.h"
+#include "sem/registry.h"
+
+namespace ptxvm::sem {
+namespace {
+
+using exec::Warp;
+using exec::for_lanes;
+using lower::Arg;
+using lower::ArgKind;
+using lower::Op;
+using mem::GuestFault;
+using mem::Space;
+
+constexpr uint64_t kFunctionBase = 0x0000'7a00'0000'0000ull;
+
+void bra(Warp& w, const Op& op, uint32_t m) {
+  uint32_t target = op.args[0].reg;
+  for_lanes(m, [&](int l) { w.pc[l] = target; });
+}
+
+// brx.idx index, targets: an index past the list is undefined behaviour, reported (§9.7.12.4).
+void brx_idx(Warp& w, const Op& op, uint32_t m) {
+  const Arg& list = op.args[1];
+  for_lanes(m, [&](int l) {
+    uint32_t i = w.get<uint32_t>(op.args[0], l);
+    if (i >= list.elems.size()) {
+      w.fault_lane = l;
+      throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Generic, i, 0,
+                       "brx.idx index " + std::to_string(i) + " is past its " +
+                           std::to_string(list.elems.size()) + " targets"};
+    }
+    w.pc[l] = list.elems[i].reg;
+  });
+}
+
+void exit_lanes(Warp& w, uint32_t m) {
+  w.exited |= m;
+  w.cta->exited_threads += static_cast<uint32_t>(std::popcount(m));
+  exec::release_barriers(*w.cta);
+}
+
+void exit_op(Warp& w, const Op&, uint32_t m) { exit_lanes(w, m); }
+
+// ---- device-side printf (CUDA's vprintf(format, args)) ----
+std::string read_string(Warp& w, uint64_t address, int lane) {
+  std::string s;
+  for (size_t i = 0; i < 65536; ++i) {
+    char c = static_cast<char>(*w.access(Space::Generic, address + i, 1, lane));
+    if (!c) return s;
+    s += c;
+  }
+  return s;
+}
+
+// Formats like the device printf: arguments are packed in the buffer, each aligned to its size;
+// floats arrive as doubles.
+std::string format_printf(Warp& w, const std::string& fmt, uint64_t args, int lane) {
+  std::string out;
+  uint64_t cursor = 0;
+  auto next = [&](uint32_t size) {
+    cursor = (cursor + size - 1) / size * size;
+    uint64_t v = 0;
+    std::memcpy(&v, w.access(Space::Generic, args + cursor, size, lane), size);
+    cursor += size;
+    return v;
+  };
+  for (size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt[i] != '%') {
+      out += fmt[i];
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < fmt.size() && std::strchr("-+ #0123456789.*", fmt[j])) ++j;
+    std::string length;
+    while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j])) length += fmt[j++];
+    if (j >= fmt.size()) break;
+    char conv = fmt[j];
+    std::string spec = fmt.substr(i, j - i + 1 - length.size());
+    spec.insert(spec.size() - 1, "");
+    std::string flags = fmt.substr(i, j - i - length.size());
+    char buf[512];
+    switch (conv) {
+    case '%': out += '%'; break;
+    case 'd': case 'i': {
+      bool wide = length.find('l') != std::string::npos;
+      int64_t v = wide ? static_cast<int64_t>(next(8)) : static_cast<int32_t>(next(4));
+      snprintf(buf, sizeof buf, (flags + PRId64).c_str(), v);
+      out += buf;
+      break;
+    }
+    case 'u': case 'x': case 'X': case 'o': case 'c': {
+      bool wide = length.find('l') != std::string::npos;
+      uint64_t v = wide ? next(8) : static_cast<uint32_t>(next(4));
+      if (conv == 'c') snprintf(buf, sizeof buf, (flags + "c").c_str(), static_cast<int>(v));
+      else snprintf(buf, sizeof buf, (flags + (conv == 'u' ? PRIu64 : conv == 'x' ? PRIx64 : conv == 'X' ? PRIX64 : PRIo64)).c_str(), v);
+      out += buf;
+      break;
+    }
+    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+      double d = std::bit_cast<double>(next(8));
+      snprintf(buf, sizeof buf, (flags + conv).c_str(), d);
+      out += buf;
+      break;
+    }
+    case 's': out += read_string(w, next(8), lane); break;
+    case 'p': snprintf(buf, sizeof buf, "0x%" PRIx64, next(8)); out += buf; break;
+    default: out += fmt.substr(i, j - i + 1); break;
+    }
+    i = j;
+  }
+  return out;
+}
+
+// ---- call and ret (§7 ABI: arguments and results are copied through .param variables) ----
+struct CallShape {
+  const Arg* results = nullptr;
+  const Arg* callee = nullptr;
+  const Arg* params = nullptr;
+};
+
+CallShape shape(const Op& op) {
+  CallShape s;
+  size_t i = 0;
+  if (op.args[0].kind == ArgKind::Vector) s.results = &op.args[i++];
+  s.callee = &op.args[i++];
+  if (i < op.args.size() && op.args[i].kind == ArgKind::Vector) s.params = &op.args[i];
+  return s;
+}
+
+// Copies `size` bytes of an argument into the thread's frame at `offset`.
+void put_argument(Warp& w, const Arg& a, uint32_t offset, uint32_t size, int lane) {
+  uint8_t* dst = w.access(Space::Local, offset, size, lane);
+  if (a.kind == ArgKind::Imm && a.space == Space::Local) {  // a .param variable of the caller
+    std::memmove(dst, w.access(Space::Local, a.imm, size, lane), size);
+  } else {
+    uint64_t v = w.get<uint64_t>(a, lane);
+    std::memcpy(dst, &v, std::min<uint32_t>(size, 8));
+  }
+}
+
+void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
+  auto arg = [&](size_t i) -> uint64_t {
+    const Arg& a = s.params->elems.at(i);
+    if (a.kind == ArgKind::Imm && a.space == Space::Local) return w.load<uint64_t>(Space::Local, a.imm, lane);
+    return w.get<uint64_t>(a, lane);
+  };
+  if (name == "vprintf") {
+    std::string text = format_printf(w, read_string(w, arg(0), lane), arg(1), lane);
+    {
+      std::lock_guard lock(w.launch->output_mutex);
+      if (w.launch->output) *w.launch->output += text;
+    }
+    if (s.results && !s.results->elems.empty() && s.results->elems[0].space == Space::Local)
+      w.store<int32_t>(Space::Local, s.results->elems[0].imm, lane, static_cast<int32_t>(text.size()));
+    return;
+  }
+  if (name == "__assertfail") {
+    std::string msg = read_string(w, arg(0), lane), file = read_string(w, arg(1), lane);
+    uint32_t line = static_cast<uint32_t>(arg(2));
+    std::string func = read_string(w, arg(3), lane);
+    w.fault_lane = lane;
+    throw GuestFault{GuestFault::Kind::Assert, Space::Generic, 0, 0,
+                     file + ":" + std::to_string(line) + ": " + func + ": Assertion `" + msg + "` failed."};
+  }
+  w.fault_lane = lane;
+  throw GuestFault{GuestFault::Kind::Unsupported, Space::Generic, 0, 0,
+                   "call of external function '" + name + "', which has no definition"};
+}
+
+void call(Warp& w, const Op& op, uint32_t m) {
+  const lower::Program& p = *w.program;
+  CallShape s = shape(op);
+  for_lanes(m, [&](int l) {
+    uint64_t target = s.callee->kind == ArgKind::Function ? s.callee->reg
+                                                          : w.get<uint64_t>(*s.callee, l) - kFunctionBase;
+    if (target >= p.functions.size()) {
+      w.fault_lane = l;
+      throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Generic, target + kFunctionBase, 0,
+                       "indirect call to an address that is no function"};
+    }
+    const lower::Function& f = p.functions[target];
+    if (!f.defined) return builtin(w, f.name, s, l);
+    exec::CallFrame frame;
+    frame.return_pc = w.current_pc + 1;
+    frame.function = static_cast<uint32_t>(target);
+    frame.caller_function = op.function;
+    // A recursive call keeps the active instance's registers and frame to restore at ret.
+    bool recursive = op.function == target ||
+                     std::any_of(w.frames[l].begin(), w.frames[l].end(),
+                                 [&](const exec::CallFrame& c) { return c.function == target; });
+    if (recursive) {
+      for (uint32_t r = 0; r < f.reg_count; ++r) frame.saved.push_back(w.slot(f.reg_base + r, l));
+      for (const auto& list : {f.params, f.returns})
+        for (const lower::Param& prm : list) {
+          const uint8_t* b = w.access(Space::Local, prm.offset, prm.size, l);
+          frame.saved_local.insert(frame.saved_local.end(), b, b + prm.size);
+        }
+    }
+    if (s.params)
+      for (size_t i = 0; i < f.params.size() && i < s.params->elems.size(); ++i)
+        put_argument(w, s.params->elems[i], f.params[i].offset, f.params[i].size, l);
+    if (s.results)
+      for (const Arg& r : s.results->elems) frame.copy_back.push_back(static_cast<uint32_t>(r.imm));
+    w.frames[l].push_back(std::move(frame));
+    w.pc[l] = f.entry;
+  });
+}
+
+void ret(Warp& w, const Op&, uint32_t m) {
+  const lower::Program& p = *w.program;
+  uint32_t leaving = 0;
+  for_lanes(m, [&](int l) {
+    if (w.frames[l].empty()) {  // ret from the kernel ends the thread
+      leaving |= 1u << l;
+      return;
+    }
+    exec::CallFrame frame = std::move(w.frames[l].back());
+    w.frames[l].pop_back();
+    const lower::Function& f = p.functions[frame.function];
+    for (size_t i = 0; i < frame.copy_back.size() && i < f.returns.size(); ++i) {
+      const lower::Param& r = f.returns[i];
+      std::memmove(w.access(Space::Local, frame.copy_back[i], r.size, l),
+                   w.access(Space::Local, r.offset, r.size, l), r.size);
+    }
+    for (size_t r = 0; r < frame.saved.size(); ++r) w.slot(f.reg_base + static_cast<uint32_t>(r), l) = frame.saved[r];
+    size_t at = 0;
+    for (const auto& list : {f.params, f.returns})
+      for (const lower::Param& prm : list) {
+        if (at + prm.size > frame.saved_local.size()) break;
+        std::memcpy(w.access(Space::Local, prm.offset, prm.size, l), frame.saved_local.data() + at, prm.size);
+        at += prm.size;
+      }
+    w.pc[l] = frame.return_pc;
+  });
+  if (leaving) exit_lanes(w, leaving);
+}
+
+bool select(lower::Handler h, Op& op) {
+  op.fn = h;
+  return true;
+}
+
+}  // namespace
+
+void register_control(Registry& r) {
+  r["bra §9.7.12.3"] = [](const isa::Bound&, Op& op, std::string&) { return select(&bra, op); };
+  r["brx.idx §9.7.12.4"] = [](const isa::Bound&, Op& op, std::string&) { return select(&brx_idx, op); };
+  r["call §9.7.12.5"] = [](const isa::Bound&, Op& op, std::string&) { return select(&call, op); };
+  r["ret §9.7.12.6"] = [](const isa::Bound&, Op& op, std::string&) { return select(&ret, op); };
+  r["exit §9.7.12.7"] = [](const isa::Bound&, Op& op, std::string&) { return select(&exit_op, op); };
+}
+
+}  // namespace ptxvm::sem
