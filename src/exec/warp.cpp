@@ -107,7 +107,7 @@ uint64_t Warp::special(const lower::Arg& a, int lane) const {
 uint64_t Warp::value_of(const lower::Arg& a, int lane) {
   switch (a.kind) {
   case lower::ArgKind::Address: return address(a, lane);
-  case lower::ArgKind::Function: return a.reg;
+  case lower::ArgKind::Function: return a.imm;  // the function's address
   default: return 0;
   }
 }

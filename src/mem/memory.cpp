@@ -27,6 +27,7 @@ std::string GuestFault::describe() const {
   case Kind::Deadlock: return "deadlock: " + detail;
   case Kind::Unsupported: return "unsupported: " + detail;
   case Kind::Assert: return "device assertion failed: " + detail;
+  case Kind::Invalid: return detail;
   }
   return detail;
 }

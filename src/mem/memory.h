@@ -28,7 +28,7 @@ inline constexpr uint64_t kWindowSize = 0x0000'0100'0000'0000ull;
 inline constexpr uint64_t kGlobalBase = 0x0000'0001'0000'0000ull;
 
 struct GuestFault {
-  enum class Kind : uint8_t { OutOfBounds, Misaligned, Trap, Deadlock, Unsupported, Assert };
+  enum class Kind : uint8_t { OutOfBounds, Misaligned, Trap, Deadlock, Unsupported, Assert, Invalid };
   Kind kind;
   Space space = Space::Generic;
   uint64_t address = 0;

@@ -34,7 +34,7 @@ void brx_idx(Warp& w, const Op& op, uint32_t m) {
     uint32_t i = w.get<uint32_t>(op.args[0], l);
     if (i >= list.elems.size()) {
       w.fault_lane = l;
-      throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Generic, i, 0,
+      throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, i, 0,
                        "brx.idx index " + std::to_string(i) + " is past its " +
                            std::to_string(list.elems.size()) + " targets"};
     }
@@ -184,8 +184,10 @@ void call(Warp& w, const Op& op, uint32_t m) {
                                                           : w.get<uint64_t>(*s.callee, l) - kFunctionBase;
     if (target >= p.functions.size()) {
       w.fault_lane = l;
-      throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Generic, target + kFunctionBase, 0,
-                       "indirect call to an address that is no function"};
+      char buf[96];
+      snprintf(buf, sizeof buf, "indirect call to 0x%llx, which is no function's address",
+               static_cast<unsigned long long>(target + kFunctionBase));
+      throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, target + kFunctionBase, 0, buf};
     }
     const lower::Function& f = p.functions[target];
     if (!f.defined) return builtin(w, f.name, s, l);

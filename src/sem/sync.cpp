@@ -25,7 +25,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
   uint32_t id = w.get<uint32_t>(op.args[0], lane);
   if (id >= 16) {
     w.fault_lane = lane;
-    throw GuestFault{GuestFault::Kind::OutOfBounds, mem::Space::Generic, id, 0,
+    throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, id, 0,
                      "barrier id " + std::to_string(id) + " is not in 0..15"};
   }
   exec::Barrier& b = w.cta->barriers[id];
