@@ -12,6 +12,13 @@ Selector find_selector(const isa::Family& family) {
     register_data(r);
     register_control(r);
     register_sync(r);
+    register_extended(r);
+    register_video(r);
+    register_half(r);
+    register_convert(r);
+    register_atomic(r);
+    register_stack(r);
+    register_warp(r);
     return r;
   }();
   auto it = registry.find(family.mnemonic + " §" + family.section);

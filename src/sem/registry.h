@@ -31,5 +31,12 @@ void register_float(Registry& r);
 void register_data(Registry& r);
 void register_control(Registry& r);
 void register_sync(Registry& r);
+void register_extended(Registry& r);
+void register_video(Registry& r);
+void register_half(Registry& r);
+void register_convert(Registry& r);
+void register_atomic(Registry& r);
+void register_stack(Registry& r);
+void register_warp(Registry& r);
 
 }  // namespace ptxvm::sem
