@@ -1,7 +1,7 @@
 #include "exec/engine.h"
 
 #include <bit>
-#include <chrono>
+#include <memory>
 #include <thread>
 
 namespace ptxvm::exec {
@@ -12,6 +12,8 @@ namespace {
 constexpr uint32_t kGroupStreak = 4096;
 // Ops a warp runs before the next warp of its CTA gets a turn.
 constexpr uint32_t kWarpSlice = 2048;
+// CTAs each host thread keeps resident and interleaves (an SM holds up to 32 on sm_90).
+constexpr size_t kResidentCtas = 16;
 
 struct Stop {};  // another CTA faulted: unwind quietly
 
@@ -19,20 +21,23 @@ class CtaRunner {
 public:
   CtaRunner(Launch& l, Cta& cta, std::atomic<bool>& stop) : launch_(l), cta_(cta), stop_(stop) {}
 
-  void run() {
-    while (true) {
-      bool progress = false, all_done = true;
-      for (Warp& w : cta_.warps) {
-        if (done(w)) continue;
-        all_done = false;
-        running = &w;
-        if (run_warp(w)) progress = true;
-        running = nullptr;
-        if (stop_.load(std::memory_order_relaxed)) throw Stop{};
-      }
-      if (all_done) return;
-      if (!progress) deadlock();
+  enum class Round { Done, Progress };
+
+  // Runs every unfinished warp for one slice. A round in which no warp could move is a
+  // deadlock: barriers and .sync operations only wait for threads of the same CTA.
+  Round round() {
+    bool progress = false, all_done = true;
+    for (Warp& w : cta_.warps) {
+      if (done(w)) continue;
+      all_done = false;
+      running = &w;
+      if (run_warp(w)) progress = true;
+      running = nullptr;
+      if (stop_.load(std::memory_order_relaxed)) throw Stop{};
     }
+    if (all_done) return Round::Done;
+    if (!progress) deadlock();
+    return Round::Progress;
   }
 
 private:
@@ -175,37 +180,54 @@ std::optional<FaultReport> run(Launch& launch) {
   std::mutex fault_mutex;
   std::optional<FaultReport> fault;
   unsigned nthreads = std::max(1u, std::min<unsigned>(launch.threads, static_cast<unsigned>(ctas)));
+  auto record_fault = [&](const mem::GuestFault& f, const Cta& cta, const Warp* w) {
+    std::lock_guard lock(fault_mutex);
+    if (fault) return;
+    FaultReport r;
+    r.kernel = launch.kernel->name;
+    r.cta = cta.id;
+    r.message = f.describe();
+    if (w) {
+      const lower::Op& op = launch.program->ops[w->current_pc];
+      r.warp = w->index;
+      r.lane = w->fault_lane >= 0 ? static_cast<uint32_t>(w->fault_lane)
+                                  : static_cast<uint32_t>(std::countr_zero(w->group));
+      r.pc = w->current_pc;
+      r.line = op.line;
+      r.instruction = op.text;
+    }
+    fault = r;
+    stop = true;
+  };
 
+  // Each host thread keeps several CTAs resident and interleaves them, so that a CTA spinning
+  // on a flag another resident CTA sets makes progress; a cooperative launch keeps the whole
+  // grid resident (grid-wide synchronisation through global memory).
+  size_t residency = launch.cooperative ? (ctas + nthreads - 1) / nthreads : kResidentCtas;
   auto worker = [&](unsigned host_thread) {
-    Cta cta;
+    std::vector<std::unique_ptr<Cta>> resident;
     while (!stop.load()) {
-      uint64_t i = next.fetch_add(1);
-      if (i >= ctas) return;
-      init_cta(launch, cta, unlinear(i, launch.grid), host_thread);
-      CtaRunner runner(launch, cta, stop);
-      try {
-        runner.run();
-      } catch (const Stop&) {
-        return;
-      } catch (const mem::GuestFault& f) {
-        std::lock_guard lock(fault_mutex);
-        if (fault) return;
-        FaultReport r;
-        r.kernel = launch.kernel->name;
-        r.cta = cta.id;
-        r.message = f.describe();
-        if (const Warp* w = runner.running) {
-          const lower::Op& op = launch.program->ops[w->current_pc];
-          r.warp = w->index;
-          r.lane = w->fault_lane >= 0 ? static_cast<uint32_t>(w->fault_lane)
-                                      : static_cast<uint32_t>(std::countr_zero(w->group));
-          r.pc = w->current_pc;
-          r.line = op.line;
-          r.instruction = op.text;
+      while (resident.size() < residency) {
+        uint64_t i = next.fetch_add(1);
+        if (i >= ctas) break;
+        resident.push_back(std::make_unique<Cta>());
+        init_cta(launch, *resident.back(), unlinear(i, launch.grid), host_thread);
+      }
+      if (resident.empty()) return;
+      for (size_t c = 0; c < resident.size();) {
+        CtaRunner runner(launch, *resident[c], stop);
+        try {
+          if (runner.round() == CtaRunner::Round::Done) {
+            resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(c));
+            continue;
+          }
+        } catch (const Stop&) {
+          return;
+        } catch (const mem::GuestFault& f) {
+          record_fault(f, *resident[c], runner.running);
+          return;
         }
-        fault = r;
-        stop = true;
-        return;
+        ++c;
       }
     }
   };

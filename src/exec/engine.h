@@ -44,13 +44,19 @@ struct Launch {
   mem::Buffer params;                // the kernel's parameter buffer (§5.1.6.1)
   std::string* output = nullptr;     // printf output; appended under `output_mutex`
   mutable std::mutex output_mutex;
-  uint64_t step_limit = 0;           // 0: none; else a fault after this many warp steps per CTA
+  uint64_t step_limit = 0;           // 0: none; else a fault after this many steps of one warp
+  bool cooperative = false;          // keep every CTA resident (grid-wide synchronisation)
 };
 
 struct Barrier {
   uint32_t arrived = 0;
   uint32_t expected = 0;             // 0: every thread of the CTA that has not exited
   std::vector<uint32_t> waiting;     // per warp: lanes parked here
+  // bar.red (sem/sync.cpp): this generation's reduction so far, and per warp the lanes parked
+  // at a bar.red whose destination receives it.
+  uint32_t red_count = 0;            // threads whose predicate is true
+  uint32_t red_arrived = 0;          // threads that arrived at a bar.red
+  std::vector<uint32_t> red_waiting;
 };
 
 struct Cta {

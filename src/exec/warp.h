@@ -46,6 +46,7 @@ public:
   uint32_t exited = 0;      // lanes that executed exit/ret from the kernel
   uint32_t sync_waiting = 0;  // lanes parked at a .sync warp operation
   uint32_t barrier_waiting = 0;  // lanes parked at a CTA barrier
+  uint32_t carry = 0;       // CC.CF per lane (§9.7.2): add.cc/sub.cc/mad.cc write it, addc/subc/madc read it
   std::array<uint32_t, 32> pc{};
   std::vector<uint64_t> regs;   // [slot * 32 + lane]
   std::vector<uint32_t> preds;  // one bit per lane

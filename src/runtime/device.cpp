@@ -50,7 +50,16 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
     r.error = "a CTA has at most 1024 threads; " + std::to_string(threads) + " requested";
     return r;
   }
+  // As on the GPU, a cooperative grid must fit on the device at once (here: resident CTAs).
+  constexpr uint64_t kMaxCooperativeCtas = 1024;
+  uint64_t ctas = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  if (config.cooperative && ctas > kMaxCooperativeCtas) {
+    r.error = "a cooperative launch holds at most " + std::to_string(kMaxCooperativeCtas) +
+              " CTAs; " + std::to_string(ctas) + " requested";
+    return r;
+  }
   exec::Launch l;
+  l.cooperative = config.cooperative;
   l.program = &impl_->program;
   l.kernel = f;
   l.grid = {config.grid.x, config.grid.y, config.grid.z};

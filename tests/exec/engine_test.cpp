@@ -105,6 +105,29 @@ TEST(Engine, SpinWaitWithinOneWarpMakesProgress) {
   EXPECT_EQ(h.read<uint32_t>(out, 1)[0], 10000u);
 }
 
+TEST(Engine, SpinWaitOnAnotherCtaMakesProgress) {
+  // CTA 0 waits for a flag in global memory that the last CTA sets: resident CTAs interleave.
+  Harness h;
+  h.load(kernel_ptx("mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\nsetp.ne.u32 %p1, %r2, 0;\n@%p1 bra DONE;\n"
+                    "mov.u32 %r3, %nctaid.x;\nsub.s32 %r3, %r3, 1;\nsetp.eq.u32 %p2, %r1, %r3;\n@%p2 bra SET;\n"
+                    "setp.ne.u32 %p3, %r1, 0;\n@%p3 bra DONE;\n"
+                    "WAIT:\nld.volatile.global.u32 %r4, [%rd_out];\nsetp.eq.u32 %p4, %r4, 0;\n@%p4 bra WAIT;\n"
+                    "st.global.u32 [%rd_out+4], %r4;\nbra DONE;\n"
+                    "SET:\nst.volatile.global.u32 [%rd_out], 77;\nDONE:"));
+  for (bool cooperative : {false, true}) {
+    uint64_t out = h.buffer(std::vector<uint32_t>(2, 0));
+    LaunchConfig c;
+    c.grid = {8};
+    c.block = {32};
+    c.threads = 1;
+    c.cooperative = cooperative;
+    c.step_limit = 10'000'000;
+    LaunchResult r = h.module->launch("k", c, {arg(out), arg(uint64_t{0})});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(h.read<uint32_t>(out, 2)[1], 77u);
+  }
+}
+
 TEST(Engine, RecursiveCallsAndIndirectCalls) {  // §9.7.12.5, §7
   Harness h;
   h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
