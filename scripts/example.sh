@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Sets up ptxvm and runs it on a bundled real PTX module.
+# Sets up ptxvm, then runs two real nvcc-compiled kernels on the CPU with `ptxvm run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== setting up (the first run installs packages and builds ptxvm: a few minutes)"
 scripts/setup.sh >/dev/null
-example=examples/reduce_printf.ptx
-echo "== ptxvm check $example"
-build/tools/ptxvm/ptxvm check "$example" && echo "valid"
-echo "== opcodes used"
-build/tools/ptxvm/ptxvm opcodes "$example"
+ex=examples/saxpy
+python3 $ex/make_inputs.py
+echo "== ptxvm check $ex/saxpy.ptx"
+build/tools/ptxvm/ptxvm check $ex/saxpy.ptx && echo "valid"
+echo "== ptxvm run $ex/saxpy.json"
+build/tools/ptxvm/ptxvm run $ex/saxpy.json
+echo "== ptxvm run $ex/block_sum.json"
+build/tools/ptxvm/ptxvm run $ex/block_sum.json
+python3 $ex/check.py

@@ -1,0 +1,129 @@
+"""`ptxvm run`: manifests, buffers, outputs and exit statuses (docs/LaunchManifest.md)."""
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+PTXVM = os.environ["PTXVM"]
+
+KERNELS = r"""
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry scale(.param .u64 out, .param .u64 in, .param .f32 a, .param .u32 n)
+{
+  .reg .b32 %r<6>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<6>;
+  .reg .pred %p1;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  ld.param.f32 %f1, [a];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  setp.ge.u32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  mul.rn.f32 %f2, %f2, %f1;
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.f32 [%rd5], %f2;
+DONE:
+  ret;
+}
+.visible .entry bytes(.param .u64 out, .param .align 4 .b8 s[8], .param .b16 h, .param .s8 c)
+{
+  .reg .b32 %r<4>;
+  .reg .b16 %h1;
+  .reg .b64 %rd1;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [s];
+  ld.param.u32 %r2, [s+4];
+  ld.param.b16 %h1, [h];
+  ld.param.s8 %r3, [c];
+  st.global.u32 [%rd1], %r1;
+  st.global.u32 [%rd1+4], %r2;
+  st.global.b16 [%rd1+8], %h1;
+  st.global.u32 [%rd1+12], %r3;
+  ret;
+}
+"""
+
+
+def run(tmp, manifest, *extra):
+    path = tmp / "launch.json"
+    path.write_text(json.dumps(manifest))
+    return subprocess.run([PTXVM, "run", str(path), *extra], capture_output=True, text=True)
+
+
+@pytest.fixture
+def tmp(tmp_path):
+    (tmp_path / "k.ptx").write_text(KERNELS)
+    return tmp_path
+
+
+def test_buffers_scalars_and_outputs(tmp):
+    x = np.linspace(-3, 3, 100, dtype=np.float32)
+    np.save(tmp / "in.npy", x)
+    np.save(tmp / "out.npy", np.zeros((10, 10), np.float32))
+    r = run(tmp, {"ptx": "k.ptx", "kernel": "scale", "grid": [2], "block": [64],
+                  "args": [{"buffer": "out.npy", "output": "res.npy"}, {"buffer": "in.npy"},
+                           {"f32": 1.5}, {"u32": 100}]})
+    assert r.returncode == 0, r.stderr
+    out = np.load(tmp / "out" / "res.npy")
+    assert out.shape == (10, 10) and out.dtype == np.float32
+    assert np.array_equal(out.ravel(), x * np.float32(1.5))
+
+
+def test_out_dir_and_byte_arguments(tmp):
+    np.save(tmp / "o.npy", np.zeros(4, np.uint32))
+    r = run(tmp, {"ptx": "k.ptx", "kernel": "bytes", "grid": [1], "block": [1],
+                  "args": [{"buffer": "o.npy", "output": "o.npy"}, {"bytes": "0a0b0c0d01020304"},
+                           {"f16": "0x3c00"}, {"s8": -2}]}, "--out", str(tmp / "elsewhere"))
+    assert r.returncode == 0, r.stderr
+    o = np.load(tmp / "elsewhere" / "o.npy")
+    assert list(o) == [0x0D0C0B0A, 0x04030201, 0x3C00, 0xFFFFFFFE]
+
+
+@pytest.mark.parametrize("manifest,message", [
+    ({"kernel": "scale", "grid": [1], "block": [1]}, "missing 'ptx'"),
+    ({"ptx": "k.ptx", "kernel": "scale", "grid": [0], "block": [1]}, "'grid' must be an array"),
+    ({"ptx": "k.ptx", "kernel": "nope", "grid": [1], "block": [1]}, "no kernel named 'nope'"),
+    ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1], "args": []}, "takes 4 arguments"),
+    ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1],
+      "args": [{"u64": 0}, {"u64": 0}, {"f32": 1}, {"u32": -1}]}, "does not fit"),
+    ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1],
+      "args": [{"u64": 0}, {"u64": 0}, {"f32": 1}, {"q32": 1}]}, "unknown argument kind 'q32'"),
+    ({"ptx": "missing.ptx", "kernel": "scale", "grid": [1], "block": [1]}, "cannot read"),
+    ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1],
+      "args": [{"buffer": "nothere.npy"}]}, "cannot open"),
+])
+def test_invalid_manifests_exit_1(tmp, manifest, message):
+    r = run(tmp, manifest)
+    assert r.returncode == 1
+    assert message in r.stderr
+
+
+def test_invalid_ptx_exits_1_with_diagnostics(tmp):
+    (tmp / "bad.ptx").write_text(".version 8.7\n.target sm_90\n.entry k() { add.s32 %r1, ; }\n")
+    r = run(tmp, {"ptx": "bad.ptx", "kernel": "k", "grid": [1], "block": [1]})
+    assert r.returncode == 1
+    assert "bad.ptx:3:27: error: expected an operand" in r.stderr
+
+
+def test_guest_fault_exits_2_with_report(tmp):
+    np.save(tmp / "in.npy", np.zeros(10, np.float32))
+    np.save(tmp / "out.npy", np.zeros(10, np.float32))
+    r = run(tmp, {"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [32],
+                  "args": [{"buffer": "out.npy"}, {"buffer": "in.npy"}, {"f32": 1}, {"u32": 32}]})
+    assert r.returncode == 2
+    assert "kernel 'scale' stopped: out-of-bounds 4-byte global access" in r.stderr
+    assert "CTA (0, 0, 0), warp 0, lane 10" in r.stderr
+    assert "ld.global.f32 %f2, [%rd4];" in r.stderr
