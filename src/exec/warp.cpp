@@ -31,7 +31,11 @@ uint8_t* Warp::access(Space space, uint64_t address, uint32_t size, int lane) {
   }
   uint8_t* p = nullptr;
   switch (space) {
-  case Space::Global: p = launch->global->find(offset, size); break;
+  case Space::Global:
+    if (offset - last_global.base >= last_global.size) last_global = launch->global->lookup(offset);
+    if (last_global.data && size <= last_global.size - (offset - last_global.base))
+      p = last_global.data + (offset - last_global.base);
+    break;
   case Space::Shared: p = cta->shared.at(offset, size); break;
   case Space::Local: p = cta->local[first_thread + static_cast<uint32_t>(lane)].at(offset, size); break;
   case Space::Const: p = const_cast<mem::Buffer&>(program->constants).at(offset, size); break;

@@ -54,6 +54,8 @@ public:
   uint32_t current_pc = 0;      // the op being executed
   uint64_t steps = 0;
   int fault_lane = -1;          // the lane whose access faulted
+  // The device allocation this warp touched last: allocations cannot change during a launch.
+  mem::GlobalMemory::Range last_global;
   // Scheduler fairness window (engine.cpp): lanes that ran lately, lanes owed a turn.
   uint32_t recent = 0, favored = 0, streak = 0;
 

@@ -48,14 +48,20 @@ void GlobalMemory::free(uint64_t address) {
   if (!allocations_.erase(address)) throw std::invalid_argument("free of an unknown device address");
 }
 
-uint8_t* GlobalMemory::find(uint64_t address, size_t size) {
+GlobalMemory::Range GlobalMemory::lookup(uint64_t address) {
   std::lock_guard lock(mutex_);
   auto it = allocations_.upper_bound(address);
-  if (it == allocations_.begin()) return nullptr;
+  if (it == allocations_.begin()) return {};
   --it;
-  uint64_t offset = address - it->first;
-  if (offset > it->second.size || size > it->second.size - offset) return nullptr;
-  return it->second.data.get() + offset;
+  if (address - it->first >= it->second.size) return {};
+  return {it->first, it->second.size, it->second.data.get()};
+}
+
+uint8_t* GlobalMemory::find(uint64_t address, size_t size) {
+  Range r = lookup(address);
+  uint64_t offset = address - r.base;
+  if (!r.data || size > r.size - offset) return nullptr;
+  return r.data + offset;
 }
 
 size_t GlobalMemory::allocation_count() const {

@@ -44,6 +44,12 @@ public:
   void free(uint64_t address);  // throws std::invalid_argument for an unknown address
   // Host pointer for [address, address+size) inside one allocation, or nullptr.
   uint8_t* find(uint64_t address, size_t size);
+  // The allocation holding `address`: its base, size and host data (data null when none).
+  struct Range {
+    uint64_t base = 0, size = 0;
+    uint8_t* data = nullptr;
+  };
+  Range lookup(uint64_t address);
   size_t allocation_count() const;
 
 private:
