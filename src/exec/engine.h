@@ -56,7 +56,7 @@ struct Barrier {
   // at a bar.red whose destination receives it.
   uint32_t red_count = 0;            // threads whose predicate is true
   uint32_t red_arrived = 0;          // threads that arrived at a bar.red
-  std::vector<uint32_t> red_waiting;
+  std::vector<uint32_t> red_waiting = {};
 };
 
 struct Cta {

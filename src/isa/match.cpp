@@ -31,12 +31,21 @@ std::string Bound::str() const {
   return s;
 }
 
+std::string spelling(const Bound& b) {
+  std::string s = b.family->head;
+  for (const std::string& q : b.family->fixed) s += q;
+  for (size_t a = 0; a < b.family->axes.size(); ++a)
+    if (((b.written >> a) & 1) && b.binding.value[a] >= 0)
+      s += b.family->axes[a].values[b.binding.value[a]];
+  return s;
+}
+
 namespace {
 
 // One attempt to bind `inst` to `f`: the problems found, if any.
 struct Attempt {
   Bound bound;
-  std::vector<std::pair<SourceLoc, std::string>> problems;
+  std::vector<Problem> problems;
   size_t fixed_matched = 0;
 };
 
@@ -70,8 +79,11 @@ Attempt try_bind(const ast::Instruction& inst, const Family& f) {
       const auto& vals = f.axes[a].values;
       auto it = std::find(vals.begin(), vals.end(), tok);
       if (it == vals.end()) continue;
-      if (at.bound.binding.value[a] >= 0) { duplicate = true; continue; }
-      at.bound.binding.value[a] = static_cast<int8_t>(it - vals.begin());
+      if (at.bound.binding.value[a] >= 0) {
+        duplicate = true;
+        continue;
+      }
+      at.bound.binding.value[a] = static_cast<int16_t>(it - vals.begin());
       at.bound.written |= uint64_t{1} << a;
       at.bound.axis_loc[a] = loc_of(q);
       bound = true;
@@ -93,7 +105,7 @@ Attempt try_bind(const ast::Instruction& inst, const Family& f) {
     const Axis& ax = f.axes[a];
     if (at.bound.binding.value[a] >= 0) continue;
     if (ax.default_index >= 0) {
-      at.bound.binding.value[a] = static_cast<int8_t>(ax.default_index);
+      at.bound.binding.value[a] = static_cast<int16_t>(ax.default_index);
     } else if (ax.required) {
       std::string vals;
       for (size_t i = 0; i < ax.values.size() && i < 8; ++i) vals += (i ? ", " : "") + ax.values[i];
@@ -105,27 +117,32 @@ Attempt try_bind(const ast::Instruction& inst, const Family& f) {
   return at;
 }
 
-}  // namespace
+} // namespace
 
-std::optional<Bound> bind(const ast::Instruction& inst, Diagnostics& diags) {
+std::vector<Bound> bind_all(const ast::Instruction& inst, std::vector<Problem>& problems) {
   const auto& cands = families_for(inst.opcode);
   if (cands.empty()) {
     std::string near = nearest(inst.opcode, heads());
-    diags.error(inst.loc, "unknown instruction '" + inst.opcode + "'" +
-                              (near.empty() ? "" : "; did you mean '" + near + "'?"));
-    return std::nullopt;
+    problems.push_back({inst.loc, "unknown instruction '" + inst.opcode + "'" +
+                                      (near.empty() ? "" : "; did you mean '" + near + "'?")});
+    return {};
   }
+  std::vector<Bound> out;
   std::optional<Attempt> best;
   for (const Family* f : cands) {
     Attempt at = try_bind(inst, *f);
-    if (at.problems.empty()) return std::move(at.bound);
+    if (at.problems.empty()) {
+      out.push_back(std::move(at.bound));
+      continue;
+    }
+    if (!out.empty()) continue;
     // Prefer the row that explains the most: more fixed qualifiers matched, then fewer problems.
     if (!best || at.fixed_matched > best->fixed_matched ||
         (at.fixed_matched == best->fixed_matched && at.problems.size() < best->problems.size()))
       best = std::move(at);
   }
-  for (const auto& [loc, msg] : best->problems) diags.error(loc, msg);
-  return std::nullopt;
+  if (out.empty()) problems = std::move(best->problems);
+  return out;
 }
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

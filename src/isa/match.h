@@ -19,18 +19,27 @@ namespace ptxvm::isa {
 
 struct Bound {
   const Family* family = nullptr;
-  Binding binding;       // value index per axis, defaults filled in; -1 when absent
-  uint64_t written = 0;  // bit i: axis i was written (not defaulted)
-  std::vector<SourceLoc> axis_loc;  // where each written axis was written
+  Binding binding;                 // value index per axis, defaults filled in; -1 when absent
+  uint64_t written = 0;            // bit i: axis i was written (not defaulted)
+  std::vector<SourceLoc> axis_loc; // where each written axis was written
 
-  int index(std::string_view axis) const;              // -1 when absent or no such axis
-  const std::string* value(std::string_view axis) const;  // nullptr when absent
+  int index(std::string_view axis) const;                // -1 when absent or no such axis
+  const std::string* value(std::string_view axis) const; // nullptr when absent
   bool is(std::string_view axis, std::string_view value) const;
-  std::string str() const;  // "add.s32 [9.7.1.1]" style: mnemonic and bound values
+  std::string str() const; // the mnemonic and every bound value, defaults included
 };
 
-// Binds `inst` or reports why it cannot (unknown instruction, unknown or duplicate qualifier,
-// missing required qualifier) and returns nullopt.
-std::optional<Bound> bind(const ast::Instruction& inst, Diagnostics& diags);
+// The instruction as written: opcode, the family's leading qualifiers, then each written axis's
+// value in row order — "mad.lo.cc.u32".
+std::string spelling(const Bound& b);
 
-}  // namespace ptxvm::isa
+struct Problem {
+  SourceLoc loc;
+  std::string message;
+};
+
+// Every row `inst` binds to cleanly, in table order (`mov` has two rows; the checker takes the
+// first whose operands also fit). When none does, `problems` says why for the closest row.
+std::vector<Bound> bind_all(const ast::Instruction& inst, std::vector<Problem>& problems);
+
+} // namespace ptxvm::isa

@@ -31,4 +31,4 @@ std::string nearest(std::string_view word, const std::vector<std::string>& optio
   return best_d <= limit ? best : std::string();
 }
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

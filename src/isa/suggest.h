@@ -12,4 +12,4 @@ size_t edit_distance(std::string_view a, std::string_view b);
 // The option closest to `word` if it is close enough to be a plausible typo, else "".
 std::string nearest(std::string_view word, const std::vector<std::string>& options);
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

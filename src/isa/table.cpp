@@ -11,10 +11,10 @@ namespace ptxvm::isa {
 const std::vector<Family>& families() {
   static const std::vector<Family> all = [] {
     std::vector<Family> out;
-    for (auto group : {rows::integer, rows::floating, rows::half, rows::compare, rows::logic,
-                       rows::data_movement, rows::texture, rows::control, rows::sync,
-                       rows::warp_mma, rows::wgmma, rows::tcgen05, rows::stack, rows::video,
-                       rows::misc}) {
+    for (auto group :
+         {rows::integer, rows::floating, rows::half, rows::compare, rows::logic,
+          rows::data_movement, rows::texture, rows::control, rows::sync, rows::warp_mma,
+          rows::wgmma, rows::tcgen05, rows::stack, rows::video, rows::misc}) {
       for (const Row& r : group()) {
         out.push_back(build_family(r));
         out.back().id = static_cast<uint16_t>(out.size() - 1);
@@ -38,7 +38,7 @@ const std::map<std::string, std::vector<const Family*>, std::less<>>& by_head() 
   }();
   return index;
 }
-}  // namespace
+} // namespace
 
 const std::vector<const Family*>& families_for(std::string_view opcode) {
   static const std::vector<const Family*> none;
@@ -55,4 +55,4 @@ const std::vector<std::string>& heads() {
   return list;
 }
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

@@ -17,4 +17,4 @@ const std::vector<const Family*>& families_for(std::string_view opcode);
 // Every distinct head, for suggestions.
 const std::vector<std::string>& heads();
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

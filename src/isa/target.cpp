@@ -6,7 +6,9 @@
 
 namespace ptxvm::isa {
 
-std::string Version::str() const { return std::to_string(major) + "." + std::to_string(minor); }
+std::string Version::str() const {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
 
 std::optional<Target> parse_target(std::string_view s) {
   if (s.substr(0, 3) != "sm_") return std::nullopt;
@@ -17,25 +19,31 @@ std::optional<Target> parse_target(std::string_view s) {
   std::string_view tail(p, rest.data() + rest.size() - p);
   Target t;
   t.name = std::string(s);
-  if (tail == "a" || tail == "f") t.suffix = tail[0];
-  else if (!tail.empty()) return std::nullopt;
-  t.sm = sm == 101 ? 110 : sm;  // renamed in PTX ISA 9.0 (000_70a4b524dfe259fa.txt, Target ISA notes)
+  if (tail == "a" || tail == "f")
+    t.suffix = tail[0];
+  else if (!tail.empty())
+    return std::nullopt;
+  t.sm =
+      sm == 101 ? 110 : sm; // renamed in PTX ISA 9.0 (000_70a4b524dfe259fa.txt, Target ISA notes)
   return t;
 }
 
 namespace {
 // PTX ISA release notes (001_23fdd5978b24a3ed.txt §13) and the 9.0 rename, as accepted by ptxas.
-struct KnownTarget { const char* name; Version ptx; };
+struct KnownTarget {
+  const char* name;
+  Version ptx;
+};
 constexpr KnownTarget kTargets[] = {
     {"sm_75", {6, 3}},   {"sm_80", {7, 0}},   {"sm_86", {7, 1}},   {"sm_87", {7, 4}},
-    {"sm_89", {7, 8}},   {"sm_90", {7, 8}},   {"sm_90a", {8, 0}},  {"sm_100", {8, 6}},
-    {"sm_100a", {8, 6}}, {"sm_100f", {8, 8}}, {"sm_101", {8, 6}},  {"sm_101a", {8, 6}},
-    {"sm_101f", {8, 8}}, {"sm_103", {8, 8}},  {"sm_103a", {8, 8}}, {"sm_103f", {8, 8}},
-    {"sm_110", {9, 0}},  {"sm_110a", {9, 0}}, {"sm_110f", {9, 0}}, {"sm_120", {8, 7}},
-    {"sm_120a", {8, 7}}, {"sm_120f", {8, 8}}, {"sm_121", {8, 8}},  {"sm_121a", {8, 8}},
-    {"sm_121f", {8, 8}},
+    {"sm_88", {7, 3}},   {"sm_89", {7, 8}},   {"sm_90", {7, 8}},   {"sm_90a", {8, 0}},
+    {"sm_100", {8, 6}},  {"sm_100a", {8, 6}}, {"sm_100f", {8, 8}}, {"sm_101", {8, 6}},
+    {"sm_101a", {8, 6}}, {"sm_101f", {8, 8}}, {"sm_103", {8, 8}},  {"sm_103a", {8, 8}},
+    {"sm_103f", {8, 8}}, {"sm_110", {9, 0}},  {"sm_110a", {9, 0}}, {"sm_110f", {9, 0}},
+    {"sm_120", {8, 7}},  {"sm_120a", {8, 7}}, {"sm_120f", {8, 8}}, {"sm_121", {8, 8}},
+    {"sm_121a", {8, 8}}, {"sm_121f", {8, 8}},
 };
-}  // namespace
+} // namespace
 
 std::optional<Version> target_min_ptx(const Target& t) {
   for (const auto& k : kTargets)
@@ -77,11 +85,15 @@ TargetReq::TargetReq(std::string_view text) : text_(text) {
 bool TargetReq::satisfied_by(const Target& t) const {
   for (const Alt& a : alts_) {
     switch (a.suffix) {
-      case 0: if (t.sm >= a.sm) return true; break;
-      case 'a': if (t.suffix == 'a' && t.sm == a.sm) return true; break;
-      case 'f':
-        if (t.suffix != 0 && target_family(t.sm) == target_family(a.sm) && t.sm >= a.sm) return true;
-        break;
+    case 0:
+      if (t.sm >= a.sm) return true;
+      break;
+    case 'a':
+      if (t.suffix == 'a' && t.sm == a.sm) return true;
+      break;
+    case 'f':
+      if (t.suffix != 0 && target_family(t.sm) == target_family(a.sm) && t.sm >= a.sm) return true;
+      break;
     }
   }
   return alts_.empty();
@@ -108,4 +120,4 @@ std::string TargetReq::suggestion() const {
   return alts_.empty() ? std::string() : alt_name(alts_[0].sm, alts_[0].suffix);
 }
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

@@ -3,7 +3,8 @@
 //
 // A target is `sm_N` with an optional suffix: `a` (architecture-specific: every feature of that
 // exact chip) or `f` (family-specific: the features shared by the chips of one family, e.g. sm_100f
-// covers sm_100 and sm_103). sm_101 was renamed sm_110 in PTX ISA 9.0; both spellings name one chip.
+// covers sm_100 and sm_103). sm_101 was renamed sm_110 in PTX ISA 9.0; both spellings name one
+// chip.
 #pragma once
 
 #include <cstdint>
@@ -17,13 +18,13 @@ namespace ptxvm::isa {
 struct Version {
   uint8_t major = 0, minor = 0;
   friend auto operator<=>(const Version&, const Version&) = default;
-  std::string str() const;  // "8.6"
+  std::string str() const; // "8.6"
 };
 
 struct Target {
-  unsigned sm = 0;   // 75, 80, ..., 100, 103, 110 (sm_101 is stored as 110), 120, 121
-  char suffix = 0;   // 0, 'a' or 'f'
-  std::string name;  // as written: "sm_101a"
+  unsigned sm = 0;  // 75, 80, ..., 100, 103, 110 (sm_101 is stored as 110), 120, 121
+  char suffix = 0;  // 0, 'a' or 'f'
+  std::string name; // as written: "sm_101a"
 };
 
 // Parses `sm_90a`; nullopt for a malformed name. Whether the target exists is `target_known`.
@@ -42,17 +43,20 @@ const std::vector<std::string>& known_target_names();
 class TargetReq {
 public:
   TargetReq() = default;
-  explicit TargetReq(std::string_view text);  // throws std::invalid_argument on a bad spelling
+  explicit TargetReq(std::string_view text); // throws std::invalid_argument on a bad spelling
   bool empty() const { return alts_.empty(); }
   bool satisfied_by(const Target& t) const;
-  std::string describe() const;     // "sm_100a or sm_110a or sm_100f"
-  std::string suggestion() const;   // the target to suggest: "sm_100a"
+  std::string describe() const;   // "sm_100a or sm_110a or sm_100f"
+  std::string suggestion() const; // the target to suggest: "sm_100a"
   const std::string& text() const { return text_; }
 
 private:
-  struct Alt { unsigned sm; char suffix; };
+  struct Alt {
+    unsigned sm;
+    char suffix;
+  };
   std::vector<Alt> alts_;
   std::string text_;
 };
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

@@ -620,11 +620,29 @@ private:
     return true;
   }
 
+  // Video byte/half-word selectors on a scalar register (§9.7.18): `.b0`..`.b3`, `.h0`, `.h1`
+  // (scalar), `.b3210`, `.h10` (SIMD selects and masks). Stored as Arg::component = 0x80 | 0x40
+  // for `h` | the digit count, and Arg::imm = the digits as written, one per nibble (`.b7654` →
+  // 0x7654); sem/video.cpp decodes them and checks which forms each instruction accepts.
+  static bool video_selector(const std::string& c, Arg& a) {
+    if (c.size() < 2 || c.size() > 5 || (c[0] != 'b' && c[0] != 'h')) return false;
+    char top = c[0] == 'b' ? '7' : '3';
+    uint64_t digits = 0;
+    for (size_t i = 1; i < c.size(); ++i) {
+      if (c[i] < '0' || c[i] > top) return false;
+      digits = digits << 4 | static_cast<uint64_t>(c[i] - '0');
+    }
+    a.component = static_cast<uint8_t>(0x80 | (c[0] == 'h' ? 0x40 : 0) | (c.size() - 1));
+    a.imm = digits;
+    return true;
+  }
+
   bool symbol(const Expr& e, const Symbol& s, uint32_t idx, Arg& a) {
     switch (s.kind) {
     case Symbol::Kind::Reg:
       a.kind = ArgKind::Reg;
       a.reg = s.slot + idx * s.width;
+      if (s.width == 1 && video_selector(e.component, a)) return true;
       if (!e.component.empty()) {
         size_t c = std::string("xyzw").find(e.component[0]);
         if (e.component.size() != 1 || c == std::string::npos || c >= s.width)

@@ -1,10 +1,231 @@
-// Atomic and reduction operations, PTX §9.7.13.5 atom and §9.7.13.6 red, atomic across host threads.
+// Atomic and reduction operations, PTX §9.7.13.5 atom and §9.7.13.6 red
+// (001_23fdd5978b24a3ed.txt).
+//
+// CTAs run on several host threads, so each element update is one host read-modify-write: a
+// std::atomic_ref compare-exchange loop on the guest memory that w.access returns (bounds- and
+// alignment-checked for the whole access). Sequentially consistent host atomics satisfy every
+// .sem (.relaxed .acquire .release .acq_rel) at every .scope. Vector and packed forms are atomic
+// per element, as §9.7.13.5 guarantees (packed pairs are updated as one 32-bit word, which is
+// stronger).
+#include <atomic>
+#include <bit>
+#include <cmath>
+
 #include "exec/warp.h"
+#include "numeric/cvt_float.h"
 #include "sem/dispatch.h"
 #include "sem/registry.h"
 
 namespace ptxvm::sem {
+namespace {
 
-void register_atomic(Registry& r) { (void)r; }
+using exec::Warp;
+using exec::for_lanes;
+using lower::Arg;
+using lower::ArgKind;
+using lower::Op;
+using mem::GuestFault;
+using mem::Space;
+
+// The new memory value from the old one, operand b and (for .cas) c; `flush` asks for f32
+// subnormal flushing (atom.add.f32 on global memory).
+using Combine = uint64_t (*)(uint64_t old, uint64_t b, uint64_t c, bool flush);
+
+// ---- bit-size and integer operations (§9.7.13.5 "Semantics") ----
+uint64_t op_and(uint64_t o, uint64_t b, uint64_t, bool) { return o & b; }
+uint64_t op_or(uint64_t o, uint64_t b, uint64_t, bool) { return o | b; }
+uint64_t op_xor(uint64_t o, uint64_t b, uint64_t, bool) { return o ^ b; }
+uint64_t op_exch(uint64_t, uint64_t b, uint64_t, bool) { return b; }
+uint64_t op_add(uint64_t o, uint64_t b, uint64_t, bool) { return o + b; }  // truncated to T
+template <typename T>
+uint64_t op_cas(uint64_t o, uint64_t b, uint64_t c, bool) { return static_cast<T>(o) == static_cast<T>(b) ? c : o; }
+// inc(r, s) = (r >= s) ? 0 : r+1;  dec(r, s) = (r == 0 || r > s) ? s : r-1  (.u32 only)
+uint64_t op_inc(uint64_t o, uint64_t b, uint64_t, bool) {
+  auto r = static_cast<uint32_t>(o), s = static_cast<uint32_t>(b);
+  return r >= s ? 0 : r + 1;
+}
+uint64_t op_dec(uint64_t o, uint64_t b, uint64_t, bool) {
+  auto r = static_cast<uint32_t>(o), s = static_cast<uint32_t>(b);
+  return (r == 0 || r > s) ? s : r - 1;
+}
+template <typename T, bool kMax>
+uint64_t op_minmax(uint64_t o, uint64_t b, uint64_t, bool) {
+  T x = static_cast<T>(o), y = static_cast<T>(b);
+  T r = kMax ? std::max(x, y) : std::min(x, y);
+  return static_cast<std::make_unsigned_t<T>>(r);
+}
+
+// ---- floating point ----
+// .add rounds to nearest even (§9.7.13.5). "atom.add.f32 on global memory flushes subnormal
+// inputs and results to sign-preserving zero; on shared memory it keeps them" — done per the
+// space the address resolves to. NaN results are the canonical NaN, as for add (§9.7.3.3).
+uint32_t flush_f32(uint32_t x) { return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x; }
+uint64_t add_f32(uint64_t o, uint64_t b, uint64_t, bool flush) {
+  auto x = static_cast<uint32_t>(o), y = static_cast<uint32_t>(b);
+  if (flush) x = flush_f32(x), y = flush_f32(y);
+  float s = std::bit_cast<float>(x) + std::bit_cast<float>(y);
+  if (std::isnan(s)) return 0x7fffffffu;
+  uint32_t r = std::bit_cast<uint32_t>(s);
+  return flush ? flush_f32(r) : r;
+}
+uint64_t add_f64(uint64_t o, uint64_t b, uint64_t, bool) {
+  double s = std::bit_cast<double>(o) + std::bit_cast<double>(b);
+  return std::isnan(s) ? 0x7fffffffffffffffull : std::bit_cast<uint64_t>(s);
+}
+
+// 16-bit formats (.noftz: subnormals kept). The f64 sum of two f16 or bf16 values rounds once
+// more to the half format; 53 >= 2p+2 bits makes that double rounding exact (Figueroa 1995),
+// so the result is the correctly rounded sum.
+template <const numeric::Format& F>
+struct Half {
+  static constexpr uint16_t kInf = F == numeric::kF16 ? 0x7c00 : 0x7f80;
+  static constexpr uint16_t kNaN = 0x7fff;  // canonical NaN of f16 and bf16
+  static bool nan(uint16_t x) { return (x & 0x7fff) > kInf; }
+  static double value(uint16_t x) {
+    return std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, x, {}));
+  }
+  static uint16_t add(uint16_t a, uint16_t b) {
+    double s = value(a) + value(b);
+    if (std::isnan(s)) return kNaN;
+    return static_cast<uint16_t>(numeric::cvt_float(F, numeric::kF64, std::bit_cast<uint64_t>(s), {}));
+  }
+  // min/max as min.f16/max.f16 (§9.7.4.7, §9.7.4.8): a NaN operand yields the other, two NaNs
+  // the canonical NaN; -0.0 orders below +0.0.
+  template <bool kMax>
+  static uint16_t minmax(uint16_t a, uint16_t b) {
+    if (nan(a) && nan(b)) return kNaN;
+    if (nan(a)) return b;
+    if (nan(b)) return a;
+    double x = value(a), y = value(b);
+    if (x == y) return (std::signbit(x) != kMax) ? a : b;
+    return (kMax ? x > y : x < y) ? a : b;
+  }
+};
+template <const numeric::Format& F, uint16_t (*G)(uint16_t, uint16_t)>
+uint64_t half1(uint64_t o, uint64_t b, uint64_t, bool) {
+  return G(static_cast<uint16_t>(o), static_cast<uint16_t>(b));
+}
+template <const numeric::Format& F, uint16_t (*G)(uint16_t, uint16_t)>
+uint64_t half2(uint64_t o, uint64_t b, uint64_t, bool) {
+  uint64_t lo = G(static_cast<uint16_t>(o), static_cast<uint16_t>(b));
+  uint64_t hi = G(static_cast<uint16_t>(o >> 16), static_cast<uint16_t>(b >> 16));
+  return lo | hi << 16;
+}
+
+// op.aux2 layout: the instruction's space, the element count, and flags.
+constexpr uint64_t kCountShift = 8, kHasDest = 1u << 16, kCas = 1u << 17, kGlobalFtz = 1u << 18;
+
+// Where a generic address points (§6.4.1.1); atomics need .global or .shared (§9.7.13.5).
+Space resolve(Space s, uint64_t address) {
+  if (s != Space::Generic) return s;
+  for (auto [window, space] : {std::pair{mem::kSharedWindow, Space::Shared},
+                               std::pair{mem::kLocalWindow, Space::Local},
+                               std::pair{mem::kConstWindow, Space::Const},
+                               std::pair{mem::kParamWindow, Space::Param}})
+    if (address >= window && address - window < mem::kWindowSize) return space;
+  return Space::Global;
+}
+
+const Arg& element(const Arg& a, uint32_t i) { return a.kind == ArgKind::Vector ? a.elems[i] : a; }
+
+// atom d, [a], b{, c} and red [a], b for `n` elements of host type T.
+template <typename T>
+void atomic(Warp& w, const Op& op, uint32_t m) {
+  auto combine = reinterpret_cast<Combine>(op.aux);
+  bool has_dest = op.aux2 & kHasDest, cas = op.aux2 & kCas, global_ftz = op.aux2 & kGlobalFtz;
+  auto space = static_cast<Space>(op.aux2 & 0xff);
+  auto n = static_cast<uint32_t>((op.aux2 >> kCountShift) & 0xff);
+  const Arg& d = op.args[0];
+  const Arg& a = op.args[has_dest ? 1 : 0];
+  const Arg& b = op.args[has_dest ? 2 : 1];
+  for_lanes(m, [&](int l) {
+    uint64_t addr = w.address(a, l);
+    Space where = resolve(space, addr);
+    if (where != Space::Global && where != Space::Shared) {
+      w.fault_lane = l;
+      throw GuestFault{GuestFault::Kind::Invalid, where, addr, static_cast<uint32_t>(sizeof(T) * n),
+                       std::string("atomic operation on ") + mem::to_string(where) +
+                           " memory (§9.7.13.5: only .global and .shared)"};
+    }
+    uint8_t* p = w.access(space, addr, static_cast<uint32_t>(sizeof(T) * n), l);
+    bool flush = global_ftz && where == Space::Global;
+    uint64_t bv[8];  // read before d is written: d may name the registers of b
+    for (uint32_t i = 0; i < n; ++i) bv[i] = w.get<T>(element(b, i), l);
+    uint64_t cv = cas ? w.get<T>(op.args[3], l) : 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      std::atomic_ref<T> ref(*reinterpret_cast<T*>(p + i * sizeof(T)));
+      T old = ref.load();
+      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, bv[i], cv, flush)))) {
+      }
+      if (has_dest && (n == 1 || d.kind == ArgKind::Vector)) w.set<T>(element(d, i), l, old);
+    }
+  });
+}
+
+// The combine function for an operation and type the row allows, or null.
+Combine combine_for(const std::string& o, const std::string& t) {
+  using numeric::kBF16;
+  using numeric::kF16;
+  if (o == ".and") return op_and;
+  if (o == ".or") return op_or;
+  if (o == ".xor") return op_xor;
+  if (o == ".exch") return op_exch;
+  if (o == ".cas") return t == ".b16" ? op_cas<uint16_t> : t == ".b32" ? op_cas<uint32_t> : op_cas<uint64_t>;
+  if (o == ".inc") return op_inc;
+  if (o == ".dec") return op_dec;
+  if (o == ".add") {
+    if (t == ".f32") return add_f32;
+    if (t == ".f64") return add_f64;
+    if (t == ".f16") return half1<kF16, Half<kF16>::add>;
+    if (t == ".bf16") return half1<kBF16, Half<kBF16>::add>;
+    if (t == ".f16x2") return half2<kF16, Half<kF16>::add>;
+    if (t == ".bf16x2") return half2<kBF16, Half<kBF16>::add>;
+    return op_add;
+  }
+  bool max = o == ".max";
+  if (t == ".u32") return max ? op_minmax<uint32_t, true> : op_minmax<uint32_t, false>;
+  if (t == ".s32") return max ? op_minmax<int32_t, true> : op_minmax<int32_t, false>;
+  if (t == ".u64") return max ? op_minmax<uint64_t, true> : op_minmax<uint64_t, false>;
+  if (t == ".s64") return max ? op_minmax<int64_t, true> : op_minmax<int64_t, false>;
+  if (t == ".f16") return max ? half1<kF16, Half<kF16>::minmax<true>> : half1<kF16, Half<kF16>::minmax<false>>;
+  if (t == ".bf16") return max ? half1<kBF16, Half<kBF16>::minmax<true>> : half1<kBF16, Half<kBF16>::minmax<false>>;
+  if (t == ".f16x2") return max ? half2<kF16, Half<kF16>::minmax<true>> : half2<kF16, Half<kF16>::minmax<false>>;
+  if (t == ".bf16x2") return max ? half2<kBF16, Half<kBF16>::minmax<true>> : half2<kBF16, Half<kBF16>::minmax<false>>;
+  return nullptr;
+}
+
+template <bool kAtom>
+bool select_atomic(const isa::Bound& b, Op& op, std::string& why) {
+  std::string t = axis(b, "type"), o = axis(b, "op"), ss = axis(b, "space"), vec = axis(b, "vec");
+  // A .b128 register is one 64-bit slot in lowering (lower.cpp register_decl), so its value
+  // cannot be held: rejected until registers are 128 bits wide.
+  if (t == ".b128") return unsupported(why, ".b128 atomics (128-bit registers are not lowered)");
+  Combine f = combine_for(o, t);
+  if (!f) return unsupported(why, o + t);
+  Space space = ss.empty() ? Space::Generic : ss.rfind(".global", 0) == 0 ? Space::Global : Space::Shared;
+  // The lowering resolves `[var]` with no `ss` axis to its generic address; this family names
+  // its space axis `space`, so turn such an address back into one in the named space.
+  Arg& a = op.args[kAtom ? 1 : 0];
+  if (space == Space::Shared && a.kind == ArgKind::Address && a.reg == lower::kNoReg && a.space == Space::Generic &&
+      resolve(Space::Generic, a.imm) == Space::Shared) {
+    a.imm -= mem::kSharedWindow;
+    a.space = space;
+  }
+  uint64_t n = vec == ".v2" ? 2 : vec == ".v4" ? 4 : vec == ".v8" ? 8 : 1;
+  op.aux = reinterpret_cast<uint64_t>(f);
+  op.aux2 = static_cast<uint64_t>(space) | n << kCountShift | (kAtom ? kHasDest : 0) | (o == ".cas" ? kCas : 0) |
+            (o == ".add" && t == ".f32" ? kGlobalFtz : 0);
+  if (t == ".b16" || t == ".f16" || t == ".bf16") op.fn = &atomic<uint16_t>;
+  else if (t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64") op.fn = &atomic<uint64_t>;
+  else op.fn = &atomic<uint32_t>;
+  return true;
+}
+
+}  // namespace
+
+void register_atomic(Registry& r) {
+  r["atom §9.7.13.5"] = select_atomic<true>;
+  r["red §9.7.13.6"] = select_atomic<false>;
+}
 
 }  // namespace ptxvm::sem

@@ -1,5 +1,8 @@
-// Comparison and selection, PTX §9.7.6 (001_23fdd5978b24a3ed.txt).
+// Comparison and selection, PTX §9.7.6, and half-precision comparison, §9.7.7
+// (001_23fdd5978b24a3ed.txt).
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "exec/warp.h"
@@ -115,6 +118,159 @@ bool select_setp(const isa::Bound& b, Op& op, std::string& why) {
   return op.fn || unsupported(why, t);
 }
 
+// ---- set (§9.7.6.1, §9.7.7.1) and setp for half types (§9.7.7.2) ---------------------------
+// A source element is decoded to a double (exact for f16, bf16, f32, f64) or a 64-bit integer,
+// with .ftz flushing f16/f32 subnormal inputs to signed zero. op.aux packs the comparison:
+// Cmp | boolop << 8 | ftz << 10 | source kind << 16 | source bits << 24 | lanes << 32 |
+// result kind << 40.
+enum class Src : uint8_t { U, S, F16, BF16, F32, F64 };
+enum class Res : uint8_t { Ones, F32, F16, BF16 };  // all-ones integer, or 1.0 of a format
+
+struct CmpSpec {
+  Cmp cmp;
+  int boolop;
+  bool ftz;
+  Src src;
+  unsigned bits, lanes;
+  Res res;
+};
+
+CmpSpec spec_of(uint64_t aux) {
+  return {static_cast<Cmp>(aux & 0xff), static_cast<int>(aux >> 8 & 3), (aux >> 10 & 1) != 0,
+          static_cast<Src>(aux >> 16 & 0xff), static_cast<unsigned>(aux >> 24 & 0xff),
+          static_cast<unsigned>(aux >> 32 & 0xff), static_cast<Res>(aux >> 40 & 0xff)};
+}
+
+double half_value(uint32_t h, bool bf, bool ftz) {
+  if (bf) return std::bit_cast<float>(h << 16);
+  const int e = h >> 10 & 31, m = h & 1023;
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (e == 31) return m ? std::numeric_limits<double>::quiet_NaN() : sign * INFINITY;
+  if (e == 0) return ftz ? sign * 0.0 : sign * std::ldexp(m, -24);
+  return sign * std::ldexp(1024 + m, e - 25);
+}
+
+bool compare_element(const CmpSpec& s, uint64_t a, uint64_t b) {
+  switch (s.src) {
+    case Src::U: return compare<uint64_t>(s.cmp, a, b);
+    case Src::S: {
+      const unsigned sh = 64 - s.bits;
+      return compare<int64_t>(s.cmp, static_cast<int64_t>(a << sh) >> sh, static_cast<int64_t>(b << sh) >> sh);
+    }
+    case Src::F16:
+    case Src::BF16: {
+      const bool bf = s.src == Src::BF16;
+      return compare<double>(s.cmp, half_value(static_cast<uint32_t>(a), bf, s.ftz), half_value(static_cast<uint32_t>(b), bf, s.ftz));
+    }
+    case Src::F32:
+      return compare<float>(s.cmp, flush(std::bit_cast<float>(static_cast<uint32_t>(a)), s.ftz),
+                            flush(std::bit_cast<float>(static_cast<uint32_t>(b)), s.ftz));
+    case Src::F64: return compare<double>(s.cmp, std::bit_cast<double>(a), std::bit_cast<double>(b));
+  }
+  return false;
+}
+
+bool combine(int boolop, bool t, bool c) { return boolop == 1 ? (t && c) : boolop == 2 ? (t || c) : boolop == 3 ? (t != c) : t; }
+
+uint64_t element_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+// set: per element, the all-ones pattern or 1.0 of the result format; x2 sources pack 16-bit
+// results (0xffff or 1.0) into 32 bits, element 0 low.
+void set_op(Warp& w, const Op& op, uint32_t m) {
+  const CmpSpec s = spec_of(op.aux);
+  const unsigned rbits = s.lanes == 2 ? 16 : static_cast<unsigned>(op.aux2);
+  uint64_t one = 0;
+  switch (s.res) {
+    case Res::Ones: one = element_mask(rbits); break;
+    case Res::F32: one = 0x3f800000; break;
+    case Res::F16: one = 0x3c00; break;
+    case Res::BF16: one = 0x3f80; break;
+  }
+  for_lanes(m, [&](int l) {
+    const uint64_t a = w.get<uint64_t>(op.args[1], l), b = w.get<uint64_t>(op.args[2], l);
+    const bool c = s.boolop ? w.pred(op.args[3], l) : false;
+    uint64_t d = 0;
+    for (unsigned e = 0; e < s.lanes; ++e) {
+      const unsigned sh = e * s.bits;
+      const uint64_t mask = element_mask(s.bits);
+      if (combine(s.boolop, compare_element(s, a >> sh & mask, b >> sh & mask), c)) d |= one << (e * rbits);
+    }
+    w.set<uint64_t>(op.args[0], l, d);
+  });
+}
+
+// setp.CmpOp[.BoolOp]{.ftz}.{f16,bf16,f16x2,bf16x2} p[|q], a, b[, c]: x2 writes element 0 to p
+// and element 1 to q.
+void half_setp(Warp& w, const Op& op, uint32_t m) {
+  const CmpSpec s = spec_of(op.aux);
+  const lower::Arg& dst = op.args[0];
+  const bool pair = dst.kind == lower::ArgKind::Vector;
+  for_lanes(m, [&](int l) {
+    const uint64_t a = w.get<uint64_t>(op.args[1], l), b = w.get<uint64_t>(op.args[2], l);
+    const bool c = s.boolop ? w.pred(op.args[3], l) : false;
+    bool t[2] = {false, false};
+    for (unsigned e = 0; e < s.lanes; ++e) t[e] = combine(s.boolop, compare_element(s, a >> (16 * e) & 0xffff, b >> (16 * e) & 0xffff), c);
+    if (s.lanes == 1 && pair) {  // p|q with a scalar type: q is the complement (as §9.7.6.2)
+      const bool f = combine(s.boolop, !compare_element(s, a & 0xffff, b & 0xffff), c);
+      t[1] = f;
+    }
+    if (pair) {
+      w.set_pred(dst.elems[0], l, t[0]);
+      w.set_pred(dst.elems[1], l, t[1]);
+    } else {
+      w.set_pred(dst, l, t[0]);
+    }
+  });
+}
+
+// Source type -> kind, element bits, lanes.
+bool source_of(const std::string& t, Src& src, unsigned& bits, unsigned& lanes) {
+  lanes = 1;
+  if (t == ".f16" || t == ".f16x2") src = Src::F16, bits = 16, lanes = t == ".f16x2" ? 2 : 1;
+  else if (t == ".bf16" || t == ".bf16x2") src = Src::BF16, bits = 16, lanes = t == ".bf16x2" ? 2 : 1;
+  else if (t == ".f32") src = Src::F32, bits = 32;
+  else if (t == ".f64") src = Src::F64, bits = 64;
+  else if (t.size() >= 3 && (t[1] == 'u' || t[1] == 'b' || t[1] == 's')) {
+    src = t[1] == 's' ? Src::S : Src::U;
+    bits = static_cast<unsigned>(std::stoi(t.substr(2)));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool select_cmp_spec(const isa::Bound& b, const std::string& stype, Op& op, std::string& why, Res res) {
+  const auto c = cmp_of(axis(b, "cmp"));
+  if (!c) return unsupported(why, axis(b, "cmp"));
+  Src src;
+  unsigned bits, lanes;
+  if (!source_of(stype, src, bits, lanes)) return unsupported(why, stype);
+  const std::string bo = axis(b, "boolop");
+  const uint64_t boolop = bo == ".and" ? 1 : bo == ".or" ? 2 : bo == ".xor" ? 3 : 0;
+  op.aux = static_cast<uint64_t>(*c) | boolop << 8 | (b.value("ftz") ? uint64_t{1} << 10 : 0) |
+           uint64_t{static_cast<uint8_t>(src)} << 16 | uint64_t{bits} << 24 | uint64_t{lanes} << 32 |
+           uint64_t{static_cast<uint8_t>(res)} << 40;
+  return true;
+}
+
+bool select_set(const isa::Bound& b, Op& op, std::string& why) {
+  const std::string dt = axis(b, "dtype");
+  Res res = Res::Ones;
+  if (dt == ".f32") res = Res::F32;
+  else if (dt == ".f16" || dt == ".f16x2") res = Res::F16;
+  else if (dt == ".bf16" || dt == ".bf16x2") res = Res::BF16;
+  op.aux2 = dt == ".u16" || dt == ".s16" ? 16 : 32;  // result bits of an integer destination
+  if (!select_cmp_spec(b, axis(b, "stype"), op, why, res)) return false;
+  op.fn = &set_op;
+  return true;
+}
+
+bool select_half_setp(const isa::Bound& b, Op& op, std::string& why) {
+  if (!select_cmp_spec(b, axis(b, "type"), op, why, Res::Ones)) return false;
+  op.fn = &half_setp;
+  return true;
+}
+
 bool select_selp(const isa::Bound& b, Op& op, std::string& why) {
   op.fn = by_bits<Selp>(axis(b, "type"));
   return op.fn || unsupported(why, axis(b, "type"));
@@ -125,6 +281,9 @@ bool select_selp(const isa::Bound& b, Op& op, std::string& why) {
 void register_compare(Registry& r) {
   r["setp §9.7.6.2"] = select_setp;
   r["selp §9.7.6.3"] = select_selp;
+  r["set §9.7.6.1"] = select_set;
+  r["set §9.7.7.1"] = select_set;
+  r["setp §9.7.7.2"] = select_half_setp;
 }
 
 }  // namespace ptxvm::sem

@@ -1,4 +1,12 @@
-// Data movement, PTX §9.7.9 (001_23fdd5978b24a3ed.txt): mov, ld, st, cvta.
+// Data movement, PTX §9.7.9 (001_23fdd5978b24a3ed.txt): mov, ld, ld.global.nc, ldu, st,
+// prefetch, prefetchu, applypriority, discard, createpolicy, isspacep, cvta.
+//
+// Cache operators (.ca .cg .cs .lu .cv .wb .wt), eviction priorities, .L2::cache_hint policies
+// and .L2::64B/128B/256B prefetch sizes are performance hints: there is no cache here, so they
+// do not change results (§9.7.9.8: "a hint ... does not change the memory consistency
+// behavior"). .mmio accesses are ordinary memory accesses of the guest address space.
+#include <atomic>
+
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"
@@ -66,29 +74,51 @@ Space space_for(const isa::Bound& b, std::string_view axis_name = "ss") {
   if (ss.rfind(".shared", 0) == 0) return Space::Shared;
   if (ss.rfind(".local", 0) == 0) return Space::Local;
   if (ss.rfind(".const", 0) == 0) return Space::Const;
+  if (ss == ".param::func") return Space::Local;
   if (ss.rfind(".param", 0) == 0) return Space::Param;
   return Space::Generic;
 }
 
-Space effective(const Op& op, const Arg& a) {
-  return a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2);
+// Lowering keeps kernel parameters in the parameter buffer and a device function's parameters
+// (and call arguments declared in a body) in the thread's local frame. A register address in
+// .param::func is thus local; in plain .param it means ::func inside a device function and
+// ::entry (kernel parameters) inside a kernel (§9.7.9.8). op.aux: 1 for plain .param.
+Space effective(Warp& w, const Op& op, const Arg& a) {
+  if (a.space != Space::Generic) return a.space;
+  if (op.aux == 1 && !w.program->functions[op.function].is_entry) return Space::Local;
+  return static_cast<Space>(op.aux2);
+}
+
+// One element of an access. A strong access (.volatile, .relaxed, .acquire, .release, .mmio)
+// is a host atomic, so that CTAs on other host threads observe it whole and in order (§8);
+// a weak one is a plain copy.
+template <typename T, bool kStrong>
+T read(const uint8_t* p) {
+  T v;
+  if constexpr (kStrong) v = std::atomic_ref<T>(*reinterpret_cast<T*>(const_cast<uint8_t*>(p))).load();
+  else std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <typename T, bool kStrong>
+void write(uint8_t* p, T v) {
+  if constexpr (kStrong) std::atomic_ref<T>(*reinterpret_cast<T*>(p)).store(v);
+  else std::memcpy(p, &v, sizeof(T));
 }
 
 // ld/st of one value or a vector of `n` elements of T; the whole access must be aligned to its
 // total size (§5.4.5).
-template <typename T>
-struct Ld {
+template <typename T, bool kStrong>
+struct Load {
   static void run(Warp& w, const Op& op, uint32_t m) {
     const Arg& d = op.args[0];
     const Arg& a = op.args[1];
-    Space s = effective(op, a);
+    Space s = effective(w, op, a);
     uint32_t n = d.kind == ArgKind::Vector ? static_cast<uint32_t>(d.elems.size()) : 1;
     for_lanes(m, [&](int l) {
       uint64_t addr = w.address(a, l);
       const uint8_t* p = w.access(s, addr, static_cast<uint32_t>(sizeof(T) * n), l);
       for (uint32_t i = 0; i < n; ++i) {
-        T v;
-        std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+        T v = read<T, kStrong>(p + i * sizeof(T));
         const Arg& dst = n == 1 ? d : d.elems[i];
         // Sub-word loads into wider registers sign- or zero-extend (§9.7.9.8 relaxed typing).
         if constexpr (std::is_signed_v<T>) w.set<int64_t>(dst, l, v);
@@ -97,23 +127,24 @@ struct Ld {
     });
   }
 };
-template <typename T>
-struct St {
+template <typename T, bool kStrong>
+struct Store {
   static void run(Warp& w, const Op& op, uint32_t m) {
     const Arg& a = op.args[0];
     const Arg& v = op.args[1];
-    Space s = effective(op, a);
+    Space s = effective(w, op, a);
     uint32_t n = v.kind == ArgKind::Vector ? static_cast<uint32_t>(v.elems.size()) : 1;
     for_lanes(m, [&](int l) {
       uint64_t addr = w.address(a, l);
       uint8_t* p = w.access(s, addr, static_cast<uint32_t>(sizeof(T) * n), l);
-      for (uint32_t i = 0; i < n; ++i) {
-        T x = w.get<T>(n == 1 ? v : v.elems[i], l);
-        std::memcpy(p + i * sizeof(T), &x, sizeof(T));
-      }
+      for (uint32_t i = 0; i < n; ++i) write<T, kStrong>(p + i * sizeof(T), w.get<T>(n == 1 ? v : v.elems[i], l));
     });
   }
 };
+template <typename T> using Ld = Load<T, false>;
+template <typename T> using LdStrong = Load<T, true>;
+template <typename T> using St = Store<T, false>;
+template <typename T> using StStrong = Store<T, true>;
 
 // cvta (§9.7.9.20): aux2 holds the space; aux bit 0: to generic (else from generic), bit 1:
 // 32-bit addresses.
@@ -136,23 +167,62 @@ bool select_mov(const isa::Bound& b, Op& op, std::string& why) {
     op.fn = &mov_pred;
     return true;
   }
+  // A .b128 register is one 64-bit slot in lowering (lower.cpp register_decl).
+  if (t == ".b128") return unsupported(why, "mov.b128 (128-bit registers are not lowered)");
   bool vector = op.args[0].kind == ArgKind::Vector || op.args[1].kind == ArgKind::Vector;
   if (vector) {
-    op.aux = t == ".b16" ? 16 : t == ".b32" ? 32 : t == ".b64" ? 64 : 0;
+    op.aux = t == ".b16" ? 16 : t == ".b32" ? 32 : 64;
     op.fn = &mov_pack;
-    return op.aux || unsupported(why, "mov" + t + " with vector operands");
+    return true;
   }
   op.fn = by_bits<Mov>(t);
   return op.fn || unsupported(why, "mov" + t);
 }
 
-template <template <typename> class H>
+template <template <typename> class H, template <typename> class Strong>
 bool select_memory(const isa::Bound& b, Op& op, std::string& why) {
-  std::string t = axis(b, "type");
-  if (t == ".b128") return unsupported(why, ".b128 accesses");
+  std::string t = axis(b, "type"), sem = axis(b, "sem");
+  if (t == ".b128") return unsupported(why, ".b128 accesses (128-bit registers are not lowered)");
   op.aux2 = static_cast<uint64_t>(space_for(b));
-  op.fn = by_bits<H>(t);
+  op.aux = axis(b, "ss") == ".param" ? 1 : 0;
+  bool strong = (!sem.empty() && sem != ".weak") || b.value("mmio");
+  op.fn = strong ? by_bits<Strong>(t) : by_bits<H>(t);
   return op.fn || unsupported(why, t);
+}
+
+// prefetch, prefetchu (§9.7.9.15): a hint that never faults; applypriority (§9.7.9.16) and
+// discard (§9.7.9.17) act on a 128-byte line of global memory, checked for bounds and its
+// 128-byte alignment. discard leaves the line's data indeterminate: it keeps its bytes.
+void line_op(Warp& w, const Op& op, uint32_t m) {
+  for_lanes(m, [&](int l) { w.access(static_cast<Space>(op.aux2), w.address(op.args[0], l), 128, l); });
+}
+
+// createpolicy (§9.7.9.18): the policy is opaque and only steers caches, so any encoding is
+// valid. ptxvm's: bits 63:62 the kind (1 fractional, 2 range), 61:59 the primary priority,
+// 58:56 the secondary (index in the row's value order, +1), 31:0 the fraction's .f32 bits
+// (fractional) or the primary size (range); .cvt passes the access property through.
+void createpolicy(Warp& w, const Op& op, uint32_t m) {
+  for_lanes(m, [&](int l) {
+    uint64_t low = 0;
+    if (op.aux == 1) low = op.args.size() > 1 ? w.get<uint32_t>(op.args[1], l) : 0x3f800000u;  // 1.0
+    else if (op.aux == 2) low = w.get<uint32_t>(op.args[2], l);
+    else low = w.get<uint64_t>(op.args[1], l);
+    w.set<uint64_t>(op.args[0], l, op.aux == 0 ? low : op.aux << 62 | op.aux2 << 56 | low);
+  });
+}
+
+// isspacep.space p, a (§9.7.9.19): whether generic address a lies in the space's window; the
+// kernel parameter window counts as global too.
+void isspacep(Warp& w, const Op& op, uint32_t m) {
+  static constexpr uint64_t kWindow[] = {0, 0, mem::kSharedWindow, mem::kLocalWindow,
+                                         mem::kConstWindow, mem::kParamWindow};
+  auto space = static_cast<Space>(op.aux2);
+  for_lanes(m, [&](int l) {
+    uint64_t a = w.get<uint64_t>(op.args[1], l);
+    auto in = [&](Space s) { return a - kWindow[static_cast<size_t>(s)] < mem::kWindowSize && a >= kWindow[static_cast<size_t>(s)]; };
+    bool r = space == Space::Global ? !in(Space::Shared) && !in(Space::Local) && !in(Space::Const) : in(space);
+    w.set_pred(op.args[0], l, r);
+  });
 }
 
 bool select_cvta(const isa::Bound& b, Op& op, std::string&) {
@@ -162,15 +232,47 @@ bool select_cvta(const isa::Bound& b, Op& op, std::string&) {
   return true;
 }
 
+void nothing(Warp&, const Op&, uint32_t) {}
+
+template <uint64_t kKind>
+bool select_createpolicy(const isa::Bound& b, Op& op, std::string&) {
+  auto index = [&](std::string_view name) -> uint64_t { return static_cast<uint64_t>(b.index(name) + 1); };
+  op.aux = kKind;
+  op.aux2 = kKind ? index("primary") << 3 | index("secondary") : 0;
+  op.fn = &createpolicy;
+  return true;
+}
+
 }  // namespace
 
 void register_data(Registry& r) {
   r["mov §9.7.9.3"] = select_mov;
   r["mov §9.7.9.4"] = select_mov;
-  r["ld §9.7.9.8"] = select_memory<Ld>;
-  r["ld.global.nc §9.7.9.9"] = select_memory<Ld>;
-  r["ldu §9.7.9.10"] = select_memory<Ld>;
-  r["st §9.7.9.11"] = select_memory<St>;
+  r["ld §9.7.9.8"] = select_memory<Ld, LdStrong>;
+  r["ld.global.nc §9.7.9.9"] = select_memory<Ld, LdStrong>;
+  r["ldu §9.7.9.10"] = select_memory<Ld, LdStrong>;
+  r["st §9.7.9.11"] = select_memory<St, StStrong>;
+  auto hint = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &nothing;
+    return true;
+  };
+  r["prefetch §9.7.9.15"] = hint;
+  r["prefetchu §9.7.9.15"] = hint;
+  auto line = [](const isa::Bound& b, Op& op, std::string&) {
+    op.aux2 = static_cast<uint64_t>(space_for(b, "space"));
+    op.fn = &line_op;
+    return true;
+  };
+  r["applypriority §9.7.9.16"] = line;
+  r["discard §9.7.9.17"] = line;
+  r["createpolicy.fractional §9.7.9.18"] = select_createpolicy<1>;
+  r["createpolicy.range §9.7.9.18"] = select_createpolicy<2>;
+  r["createpolicy.cvt §9.7.9.18"] = select_createpolicy<0>;
+  r["isspacep §9.7.9.19"] = [](const isa::Bound& b, Op& op, std::string&) {
+    op.aux2 = static_cast<uint64_t>(space_for(b, "space"));
+    op.fn = &isspacep;
+    return true;
+  };
   r["cvta §9.7.9.20"] = select_cvta;
 }
 

@@ -1,10 +1,340 @@
-// Video instructions, PTX §9.7.18 (000_70a4b524dfe259fa.txt): scalar and SIMD video forms.
+// Video instructions, PTX §9.7.18 (000_70a4b524dfe259fa.txt): the scalar forms (vadd, vsub,
+// vabsdiff, vmin, vmax, vshl, vshr, vmad, vset) with byte/half-word operand selectors, saturation,
+// a secondary operation or a sub-word merge; the SIMD forms on half-word pairs (vadd2 ... vset2)
+// and byte quads (vadd4 ... vset4) with selects, masks, saturation and accumulation.
+//
+// Operand selectors come from lowering (lower.cpp, video_selector): Arg::component = 0x80 | 0x40
+// for `.h` | digit count, Arg::imm = the digits one per nibble as written (`.b3210` → 0x3210).
+// Each selector below checks them once and packs what the handlers need into op.aux (Config).
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
 #include "exec/warp.h"
 #include "sem/dispatch.h"
 #include "sem/registry.h"
 
 namespace ptxvm::sem {
+namespace {
 
-void register_video(Registry& r) { (void)r; }
+using exec::Warp;
+using exec::for_lanes;
+using lower::Arg;
+using lower::Op;
+
+__extension__ typedef __int128 int128;
+
+enum class V : uint8_t { Add, Sub, Absdiff, Min, Max, Shl, Shr, Set, Avrg };
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+enum class Sec : uint8_t { None, Add, Min, Max };
+
+// Everything a video handler reads, fixed at load time (op.aux).
+struct Config {
+  uint16_t asel = 0, bsel = 0;  // scalar: part code (see part()); SIMD: element sources, one per nibble
+  uint8_t dsel = 0;             // scalar: part code of d.dsel; SIMD: mask bit per element
+  uint8_t sec = 0;              // scalar: Sec; vmad: 0, 7 or 15 (the .shr scale)
+  uint8_t cmp = 0;
+  bool dsigned : 1 = false, asigned : 1 = false, bsigned : 1 = false, sat : 1 = false;
+  bool clamp : 1 = false;  // vshl/vshr .clamp
+  bool po : 1 = false;     // vmad .po
+  bool add : 1 = false;    // SIMD .add (accumulate instead of merge)
+  bool merge : 1 = false;  // scalar d.dsel
+};
+static_assert(sizeof(Config) == 8);
+Config config(const Op& op) { return std::bit_cast<Config>(op.aux); }
+
+bool compare(Cmp c, int64_t a, int64_t b) {
+  switch (c) {
+  case Cmp::Eq: return a == b;
+  case Cmp::Ne: return a != b;
+  case Cmp::Lt: return a < b;
+  case Cmp::Le: return a <= b;
+  case Cmp::Gt: return a > b;
+  case Cmp::Ge: return a >= b;
+  }
+  return false;
+}
+
+int64_t extend(uint32_t bits, unsigned width, bool sign) {
+  uint64_t v = width == 32 ? bits : bits & ((1u << width) - 1);
+  if (sign && (v >> (width - 1) & 1)) v |= ~uint64_t{0} << width;
+  return static_cast<int64_t>(v);
+}
+
+// ---- scalar forms (§9.7.18.1) ----
+// Part codes: 0 the word, 1..4 bytes b0..b3, 5..6 half-words h0..h1.
+unsigned part_width(uint8_t code) { return code == 0 ? 32 : code <= 4 ? 8 : 16; }
+unsigned part_shift(uint8_t code) { return code == 0 ? 0 : code <= 4 ? 8 * (code - 1) : 16 * (code - 5); }
+// partSelectSignExtend: the selected part, sign- or zero-extended (an .s33 value).
+int64_t part(uint32_t v, uint8_t code, bool sign) {
+  return extend(v >> part_shift(code), part_width(code), sign);
+}
+
+// optSaturate: clamp to the destination's range, sized by d.dsel when merging.
+int128 saturate(int128 t, bool sign, uint8_t dsel) {
+  unsigned w = part_width(dsel);
+  int128 lo = sign ? -(int128{1} << (w - 1)) : 0;
+  int128 hi = sign ? (int128{1} << (w - 1)) - 1 : (int128{1} << w) - 1;
+  return std::clamp(t, lo, hi);
+}
+
+template <V O>
+int128 primary(int64_t a, int64_t b, const Config& k) {
+  switch (O) {
+  case V::Add: return int128{a} + b;
+  case V::Sub: return int128{a} - b;
+  case V::Absdiff: return a > b ? int128{a} - b : int128{b} - a;
+  case V::Min: return std::min(a, b);
+  case V::Max: return std::max(a, b);
+  case V::Shl: return int128{a} << (k.clamp ? std::min<int64_t>(b, 32) : b & 0x1f);
+  case V::Shr: return a >> (k.clamp ? std::min<int64_t>(b, 32) : b & 0x1f);
+  case V::Set: return compare(static_cast<Cmp>(k.cmp), a, b) ? 1 : 0;
+  case V::Avrg: break;
+  }
+  return 0;
+}
+
+// vop d{.dsel}, a{.asel}, b{.bsel}{, c}: the primary operation on the selected parts, optional
+// saturation, then a secondary operation with c or a merge into c (optSecOp / optMerge). vshl and
+// vshr read b as .u32; vset's result and c are unsigned.
+template <V O>
+void scalar(Warp& w, const Op& op, uint32_t m) {
+  const Config k = config(op);
+  bool has_c = op.args.size() > 3;
+  for_lanes(m, [&](int l) {
+    int64_t a = part(w.get<uint32_t>(op.args[1], l), static_cast<uint8_t>(k.asel), k.asigned);
+    int64_t b = part(w.get<uint32_t>(op.args[2], l), static_cast<uint8_t>(k.bsel), k.bsigned);
+    uint32_t c = has_c ? w.get<uint32_t>(op.args[3], l) : 0;
+    int128 t = primary<O>(a, b, k);
+    if (k.sat) t = saturate(t, k.dsigned, k.dsel);
+    uint32_t d;
+    if (k.merge) {
+      unsigned width = part_width(k.dsel), shift = part_shift(k.dsel);
+      uint32_t field = ((1u << width) - 1) << shift;
+      d = ((static_cast<uint32_t>(t) << shift) & field) | (c & ~field);
+    } else {
+      int128 cv = k.dsigned ? int128{static_cast<int32_t>(c)} : int128{c};
+      switch (static_cast<Sec>(k.sec)) {
+      case Sec::None: break;
+      case Sec::Add: t += cv; break;
+      case Sec::Min: t = std::min(t, cv); break;
+      case Sec::Max: t = std::max(t, cv); break;
+      }
+      d = static_cast<uint32_t>(t);
+    }
+    w.set(op.args[0], l, d);
+  });
+}
+
+// vmad (§9.7.18.1.3), without operand negation (lowering does not accept `-a`): t = a*b + c
+// (+1 with .po), signed unless a, b are both unsigned (c then sign- or zero-extended alike),
+// optionally shifted right by 7 or 15, taken to 64 bits, then clamped to the final type's 32-bit
+// range with .sat. As in the spec's semantics, dtype does not enter: the final type follows from
+// atype and btype.
+void vmad(Warp& w, const Op& op, uint32_t m) {
+  const Config k = config(op);
+  bool signed_final = k.asigned || k.bsigned;
+  for_lanes(m, [&](int l) {
+    int64_t a = part(w.get<uint32_t>(op.args[1], l), static_cast<uint8_t>(k.asel), k.asigned);
+    int64_t b = part(w.get<uint32_t>(op.args[2], l), static_cast<uint8_t>(k.bsel), k.bsigned);
+    uint32_t c = w.get<uint32_t>(op.args[3], l);
+    int128 t = int128{a} * b + (signed_final ? int128{static_cast<int32_t>(c)} : int128{c}) + (k.po ? 1 : 0);
+    uint64_t r = static_cast<uint64_t>(t >> k.sec);
+    if (k.sat) {
+      if (signed_final) r = static_cast<uint64_t>(std::clamp<int64_t>(static_cast<int64_t>(r), INT32_MIN, INT32_MAX));
+      else r = std::min<uint64_t>(r, UINT32_MAX);
+    }
+    w.set(op.args[0], l, static_cast<uint32_t>(r));
+  });
+}
+
+// ---- SIMD forms (§9.7.18.2): N elements of 32/N bits. Element i of a source is field
+// asel<i> (bsel<i>) of the 64-bit {b, a}; results go to the elements in the mask, the others
+// take c's (merge), or the masked results are added to c (.add). ----
+template <V O, int N>
+void simd(Warp& w, const Op& op, uint32_t m) {
+  constexpr unsigned kW = 32 / N;
+  constexpr uint32_t kField = (1u << kW) - 1;
+  const Config k = config(op);
+  for_lanes(m, [&](int l) {
+    uint64_t ab = uint64_t{w.get<uint32_t>(op.args[2], l)} << 32 | w.get<uint32_t>(op.args[1], l);
+    uint32_t c = w.get<uint32_t>(op.args[3], l);
+    uint32_t d = k.add ? c : 0;
+    for (int i = 0; i < N; ++i) {
+      int64_t a = extend(static_cast<uint32_t>(ab >> (kW * (k.asel >> (4 * i) & 0xf))), kW, k.asigned);
+      int64_t b = extend(static_cast<uint32_t>(ab >> (kW * (k.bsel >> (4 * i) & 0xf))), kW, k.bsigned);
+      int64_t t;
+      if constexpr (O == V::Avrg) t = a + b >= 0 ? (a + b + 1) >> 1 : (a + b) >> 1;
+      else t = static_cast<int64_t>(primary<O>(a, b, k));
+      if (k.sat) {
+        int64_t lo = k.dsigned ? -(int64_t{1} << (kW - 1)) : 0;
+        int64_t hi = k.dsigned ? (int64_t{1} << (kW - 1)) - 1 : int64_t{kField};
+        t = std::clamp(t, lo, hi);
+      }
+      bool on = k.dsel >> i & 1;
+      if (k.add) d += on ? static_cast<uint32_t>(t) : 0;
+      else d |= on ? (static_cast<uint32_t>(t) & kField) << (kW * i) : c & (kField << (kW * i));
+    }
+    w.set(op.args[0], l, d);
+  });
+}
+
+// ---- selectors ----
+struct Selector {
+  bool present = false, half = false;
+  unsigned count = 0;
+  uint32_t digits = 0;  // as written, one per nibble
+};
+Selector selector_of(const Arg& a) {
+  Selector s;
+  if (a.kind != lower::ArgKind::Reg || !(a.component & 0x80)) return s;
+  s.present = true;
+  s.half = a.component & 0x40;
+  s.count = a.component & 0x0f;
+  s.digits = static_cast<uint32_t>(a.imm);
+  return s;
+}
+
+// A scalar part code from `.b0`..`.b3` / `.h0` / `.h1`, or false.
+bool scalar_part(const Arg& a, uint8_t& code) {
+  Selector s = selector_of(a);
+  code = 0;
+  if (!s.present) return true;
+  if (s.count != 1 || s.digits > (s.half ? 1u : 3u)) return false;
+  code = static_cast<uint8_t>(s.half ? 5 + s.digits : 1 + s.digits);
+  return true;
+}
+
+bool fail(std::string& why, const std::string& what) { return unsupported(why, what); }
+
+bool types(const isa::Bound& b, Config& k) {
+  k.dsigned = b.is("dtype", ".s32");
+  k.asigned = b.is("atype", ".s32");
+  k.bsigned = b.is("btype", ".s32");
+  k.sat = b.value("sat") != nullptr;
+  std::string cmp = axis(b, "cmp");
+  static const char* const kCmp[] = {".eq", ".ne", ".lt", ".le", ".gt", ".ge"};
+  for (uint8_t i = 0; i < 6; ++i)
+    if (cmp == kCmp[i]) k.cmp = i;
+  return true;
+}
+
+bool store(Op& op, const Config& k) {
+  op.aux = std::bit_cast<uint64_t>(k);
+  return true;
+}
+
+template <V O>
+bool select_scalar(const isa::Bound& b, Op& op, std::string& why) {
+  Config k;
+  types(b, k);
+  if (O == V::Shl || O == V::Shr) k.clamp = b.is("mode", ".clamp");
+  if (O == V::Shl || O == V::Shr) k.bsigned = false;
+  if (O == V::Set) k.dsigned = false;
+  uint8_t asel, bsel, dsel;
+  if (!scalar_part(op.args[1], asel) || !scalar_part(op.args[2], bsel) || !scalar_part(op.args[0], dsel))
+    return fail(why, "scalar video selectors are .b0-.b3, .h0, .h1");
+  if (op.args.size() > 3 && selector_of(op.args[3]).present) return fail(why, "c takes no selector");
+  k.asel = asel;
+  k.bsel = bsel;
+  k.dsel = dsel;
+  std::string sec = axis(b, "op2");
+  bool has_c = op.args.size() > 3;
+  k.sec = static_cast<uint8_t>(sec == ".add" ? Sec::Add : sec == ".min" ? Sec::Min : sec == ".max" ? Sec::Max : Sec::None);
+  if (dsel) {
+    if (!sec.empty()) return fail(why, "a secondary operation and d.dsel exclude each other");
+    if (!has_c) return fail(why, "d.dsel merges into c, which is missing");
+    k.merge = true;
+  } else if (sec.empty() && has_c) {
+    return fail(why, "c needs a secondary operation or d.dsel");
+  }
+  op.fn = &scalar<O>;
+  return store(op, k);
+}
+
+bool select_vmad(const isa::Bound& b, Op& op, std::string& why) {
+  Config k;
+  types(b, k);
+  uint8_t asel, bsel, dsel;
+  if (!scalar_part(op.args[1], asel) || !scalar_part(op.args[2], bsel) || !scalar_part(op.args[0], dsel) || dsel ||
+      selector_of(op.args[3]).present)
+    return fail(why, "vmad selects .b0-.b3, .h0, .h1 on a and b only");
+  k.asel = asel;
+  k.bsel = bsel;
+  k.po = b.value("po") != nullptr;
+  std::string scale = axis(b, "scale");
+  k.sec = scale == ".shr7" ? 7 : scale == ".shr15" ? 15 : 0;
+  op.fn = &vmad;
+  return store(op, k);
+}
+
+// SIMD selects: N digits of one kind (`.hxy`, `.bxyzw`), element i from the i-th digit from the
+// right; masks: distinct element numbers in descending order (`.h10`, `.b320`).
+template <int N>
+bool simd_select(const Arg& a, uint16_t dflt, uint16_t& sel) {
+  Selector s = selector_of(a);
+  sel = s.present ? static_cast<uint16_t>(s.digits) : dflt;
+  return !s.present || (s.half == (N == 2) && s.count == N);
+}
+template <int N>
+bool simd_mask(const Arg& a, uint8_t& mask) {
+  Selector s = selector_of(a);
+  mask = (1u << N) - 1;
+  if (!s.present) return true;
+  if (s.half != (N == 2)) return false;
+  mask = 0;
+  int last = N;
+  for (unsigned i = s.count; i-- > 0;) {  // the digits from the left
+    int e = static_cast<int>(s.digits >> (4 * i) & 0xf);
+    if (e >= last) return false;
+    mask |= static_cast<uint8_t>(1u << e);
+    last = e;
+  }
+  return true;
+}
+
+template <V O, int N>
+bool select_simd(const isa::Bound& b, Op& op, std::string& why) {
+  Config k;
+  types(b, k);
+  k.add = b.value("add") != nullptr;
+  if (k.sat && k.add) return fail(why, ".sat and .add exclude each other");
+  uint16_t asel_default = N == 2 ? 0x10 : 0x3210, bsel_default = N == 2 ? 0x32 : 0x7654;
+  if (!simd_select<N>(op.args[1], asel_default, k.asel) || !simd_select<N>(op.args[2], bsel_default, k.bsel))
+    return fail(why, N == 2 ? "selects are .hxy with x, y in 0..3" : "selects are .bxyzw with x..w in 0..7");
+  if (!simd_mask<N>(op.args[0], k.dsel))
+    return fail(why, N == 2 ? "masks are .h0, .h1, .h10" : "masks are .b0 ... .b3210, digits descending");
+  if (selector_of(op.args[3]).present) return fail(why, "c takes no selector");
+  op.fn = &simd<O, N>;
+  return store(op, k);
+}
+
+}  // namespace
+
+void register_video(Registry& r) {
+  r["vadd §9.7.18.1.1"] = select_scalar<V::Add>;
+  r["vsub §9.7.18.1.1"] = select_scalar<V::Sub>;
+  r["vabsdiff §9.7.18.1.1"] = select_scalar<V::Absdiff>;
+  r["vmin §9.7.18.1.1"] = select_scalar<V::Min>;
+  r["vmax §9.7.18.1.1"] = select_scalar<V::Max>;
+  r["vshl §9.7.18.1.2"] = select_scalar<V::Shl>;
+  r["vshr §9.7.18.1.2"] = select_scalar<V::Shr>;
+  r["vmad §9.7.18.1.3"] = select_vmad;
+  r["vset §9.7.18.1.4"] = select_scalar<V::Set>;
+  r["vadd2 §9.7.18.2.1"] = select_simd<V::Add, 2>;
+  r["vsub2 §9.7.18.2.1"] = select_simd<V::Sub, 2>;
+  r["vavrg2 §9.7.18.2.1"] = select_simd<V::Avrg, 2>;
+  r["vabsdiff2 §9.7.18.2.1"] = select_simd<V::Absdiff, 2>;
+  r["vmin2 §9.7.18.2.1"] = select_simd<V::Min, 2>;
+  r["vmax2 §9.7.18.2.1"] = select_simd<V::Max, 2>;
+  r["vset2 §9.7.18.2.2"] = select_simd<V::Set, 2>;
+  r["vadd4 §9.7.18.2.3"] = select_simd<V::Add, 4>;
+  r["vsub4 §9.7.18.2.3"] = select_simd<V::Sub, 4>;
+  r["vavrg4 §9.7.18.2.3"] = select_simd<V::Avrg, 4>;
+  r["vabsdiff4 §9.7.18.2.3"] = select_simd<V::Absdiff, 4>;
+  r["vmin4 §9.7.18.2.3"] = select_simd<V::Min, 4>;
+  r["vmax4 §9.7.18.2.3"] = select_simd<V::Max, 4>;
+  r["vset4 §9.7.18.2.4"] = select_simd<V::Set, 4>;
+}
 
 }  // namespace ptxvm::sem

@@ -1,0 +1,430 @@
+// gen_corpus DIR: writes the differential corpus of the ISA checker into DIR — small kernels of
+// one instruction each, derived from the instruction table (src/isa/*.cpp) — and DIR/manifest.tsv
+// with one line per kernel: file, family, section, kind, target, expected (the table's verdict).
+//
+// For every family: valid forms on several targets; for every rule a form that breaks only that
+// rule; for every variant minimum a form that needs it on a target and at a version below it;
+// an operand-count mutant and an operand-type mutant. Deterministic: same table, same corpus.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+
+#include "isa/table.h"
+#include "isa/types.h"
+#include "sample.h"
+
+namespace ptxvm::isa {
+namespace {
+
+using testing::Goal;
+using testing::solve;
+using testing::spelled;
+using testing::valid_goals;
+
+constexpr const char* kTargets[] = {"sm_80", "sm_90", "sm_90a", "sm_100a", "sm_100f"};
+constexpr Version kVersion{8, 8}; // the newest every corpus target accepts
+
+// Families whose operands the generator cannot form generically (texture and surface references,
+// call prototypes, branch tables): they are covered by the unit tests and the front-end corpus.
+const std::set<std::string> kNotGenerated = {"tex",     "tld4",   "txq",    "istypep",
+                                             "suld.b",  "sust.b", "sust.p", "sured.b",
+                                             "sured.p", "suq",    "call",   "brx.idx"};
+
+// The register type that holds a value of instruction type `t`.
+std::string reg_type(const std::string& t) {
+  if (t == ".bf16" || t == ".e4m3x2" || t == ".e5m2x2" || t == ".e2m3x2" || t == ".e3m2x2" ||
+      t == ".ue8m0x2" || t == ".e2m1x4")
+    return ".b16";
+  if (t == ".e2m1x2") return ".b8";
+  if (t == ".bf16x2" || t == ".tf32" || t == ".e4m3x4" || t == ".e5m2x4" || t == ".e2m3x4" ||
+      t == ".e3m2x4" || t == ".f16x2" || t == ".u16x2" || t == ".s16x2" || t == ".s4" ||
+      t == ".u4" || t == ".b1")
+    return ".b32";
+  if (t == ".e4m3" || t == ".e5m2" || t == ".e3m2" || t == ".e2m3" || t == ".e2m1") return ".b8";
+  if (t == ".f32x2") return ".b64";
+  if (t.empty() || t == "*") return ".b32";
+  return t;
+}
+
+// A type no register of which agrees with `t` (for operand-type mutants).
+std::string wrong_type(const std::string& t) {
+  auto info = type_info(t);
+  if (!info) return ".pred";
+  if (info->kind == 'f') return info->bits == 64 ? ".u64" : info->bits == 16 ? ".u16" : ".u32";
+  if (info->kind == 'u' || info->kind == 's')
+    return info->bits == 64 ? ".f64" : info->bits == 16 ? ".f16" : ".f32";
+  if (info->kind == 'p') return ".b32";
+  return ".pred";
+}
+
+class Kernel {
+public:
+  std::string reg(const std::string& t) {
+    std::string rt = reg_type(t);
+    std::string tag = rt.substr(1);
+    int n = counts_[rt]++;
+    return "%" + tag + "_" + std::to_string(n);
+  }
+  std::string vec(const std::string& t, int n) {
+    std::string s = "{";
+    for (int i = 0; i < n; ++i) s += (i ? ", " : "") + reg(t);
+    return s + "}";
+  }
+  // Tensor Memory addresses are 32-bit (000_70a4b524dfe259fa.txt §9.7.16.1.1); others 64-bit.
+  std::string addr() { return "[" + reg(tmem ? ".b32" : ".b64") + "]"; }
+  bool tmem = false;
+  std::string decls() const {
+    std::string s;
+    for (const auto& [t, n] : counts_)
+      s += "  .reg " + t + " %" + t.substr(1) + "_<" + std::to_string(n) + ">;\n";
+    return s;
+  }
+
+private:
+  std::map<std::string, int> counts_;
+};
+
+int shape_dim(const std::string& shape, char which) { // ".m16n8k16" -> M, N or K
+  size_t p = shape.find(which, 1);
+  return p == std::string::npos ? 0 : std::atoi(shape.c_str() + p + 1);
+}
+
+int bits_of(const std::string& t) {
+  if (t == ".f16" || t == ".bf16") return 16;
+  if (t == ".tf32") return 32;
+  if (t == ".f64") return 64;
+  if (t == ".s4" || t == ".u4") return 4;
+  if (t == ".b1") return 1;
+  return 8; // .s8 .u8 and the fp8/fp6/fp4 types in 8-bit containers
+}
+
+std::string val(const Bound& b, const char* axis) {
+  const std::string* v = b.value(axis);
+  return v ? *v : std::string();
+}
+
+std::string acc_reg(const std::string& t) {
+  return t == ".f16" ? ".b32" : t;
+}
+int acc_count(const std::string& t, int elems) {
+  return t == ".f16" ? elems / 2 : elems;
+}
+
+// Operands of the matrix families, whose fragment sizes follow the shape and types.
+std::optional<std::string> matrix_operands(const Bound& b, Kernel& k) {
+  const std::string& m = b.family->mnemonic;
+  std::string shape = val(b, "shape");
+  if (m == "mma" || m == "mma.sp" || m == "mma.sp::ordered_metadata") {
+    int M = shape_dim(shape, 'm'), N = shape_dim(shape, 'n'), K = shape_dim(shape, 'k');
+    std::string at = val(b, "atype"), dt = val(b, "dtype"), ct = val(b, "ctype");
+    bool sparse = m != "mma";
+    int ka = sparse ? K / 2 : K;
+    int a = at == ".f64" ? M * ka / 32 : M * ka * bits_of(at) / 1024;
+    int bb = at == ".f64" ? N * K / 32 : N * K * bits_of(at) / 1024;
+    if (shape == ".m8n8k4" && at == ".f16") a = 2, bb = 2;
+    int cd = M * N / 32;
+    if (shape == ".m8n8k4" && at == ".f16") cd = 8;
+    std::string ab = at == ".f64" ? ".f64" : ".b32";
+    std::string s = k.vec(acc_reg(dt), acc_count(dt, cd)) + ", " + k.vec(ab, std::max(a, 1)) +
+                    ", " + k.vec(ab, std::max(bb, 1)) + ", " +
+                    k.vec(acc_reg(ct), acc_count(ct, cd));
+    if (sparse) s += ", " + k.reg(".b32") + ", 0";
+    if (b.value("block_scale"))
+      s += ", " + k.reg(".b32") + ", {0, 0}, " + k.reg(".b32") + ", {0, 0}";
+    return s;
+  }
+  if (m == "wgmma.mma_async" || m == "wgmma.mma_async.sp") {
+    int N = shape_dim(shape, 'n');
+    std::string at = val(b, "atype"), dt = val(b, "dtype");
+    int d = dt == ".f16" ? N / 4 : N / 2;
+    std::string s = k.vec(acc_reg(dt), d) + ", " + k.reg(".b64") + ", " + k.reg(".b64");
+    if (m == "wgmma.mma_async.sp") s += ", " + k.reg(".b32") + ", 0";
+    s += ", " + k.reg(".pred");
+    if (at != ".s8" && at != ".u8" && at != ".b1") s += ", 1, 1";
+    if (at == ".f16" || at == ".bf16") s += ", 0, 0";
+    return s;
+  }
+  if (m.rfind("wmma.", 0) == 0) {
+    auto frag = [&](const std::string& which, const std::string& t) -> std::pair<std::string, int> {
+      std::string sh = shape;
+      if (which == "c" || which == "d") {
+        if (t == ".f64") return {".f64", 2};
+        if (t == ".s32") return {".s32", sh == ".m8n8k32" || sh == ".m8n8k128" ? 2 : 8};
+        if (t == ".f16") return {".b32", 4};
+        return {".f32", 8};
+      }
+      if (t == ".f64") return {".f64", 1};
+      if (t == ".f16") return {".b32", 8};
+      if (t == ".tf32") return {".b32", 4};
+      if (t == ".bf16")
+        return {".b32", sh == ".m16n16k16" ? 4 : ((which == "a") == (sh == ".m32n8k16")) ? 8 : 2};
+      if (t == ".s8" || t == ".u8")
+        return {".b32", sh == ".m16n16k16" ? 2 : ((which == "a") == (sh == ".m32n8k16")) ? 4 : 1};
+      return {".b32", 1};
+    };
+    if (m == "wmma.load") {
+      auto [rt, n] = frag(val(b, "frag").substr(1), val(b, "type"));
+      return k.vec(rt, n) + ", " + k.addr();
+    }
+    if (m == "wmma.store") {
+      auto [rt, n] = frag("d", val(b, "type"));
+      return k.addr() + ", " + k.vec(rt, n);
+    }
+    std::string at = val(b, "atype");
+    if (at.empty()) at = ".f16";
+    auto [dr, dn] = frag("d", val(b, "dtype"));
+    auto [ar, an] = frag("a", at);
+    auto [br, bn] = frag("b", at);
+    auto [cr, cn] = frag("c", val(b, "ctype"));
+    return k.vec(dr, dn) + ", " + k.vec(ar, an) + ", " + k.vec(br, bn) + ", " + k.vec(cr, cn);
+  }
+  if (m == "ldmatrix" || m == "stmatrix") {
+    int n = std::atoi(val(b, "num").c_str() + 2);
+    std::string r = k.vec(".b32", shape == ".m16n16" ? 2 * n : n);
+    return m == "ldmatrix" ? r + ", " + k.addr() : k.addr() + ", " + r;
+  }
+  if (m == "tcgen05.ld" || m == "tcgen05.st" || m == "tcgen05.ld.red") {
+    int n = std::atoi(val(b, "num").c_str() + 2);
+    std::string sh = val(b, "shape");
+    if (sh == ".16x128b") n *= 2;
+    if (sh == ".16x256b") n *= 4;
+    std::string split = sh == ".16x32bx2" ? ", 0" : "";
+    std::string r = k.vec(".b32", n);
+    if (m == "tcgen05.ld") return r + ", " + k.addr() + split;
+    if (m == "tcgen05.ld.red") return r + ", " + k.reg(val(b, "type")) + ", " + k.addr() + split;
+    return k.addr() + split + ", " + r;
+  }
+  if (m.rfind("tcgen05.mma", 0) == 0) {
+    bool sp = m.find(".sp") != std::string::npos;
+    std::string s = k.addr() + ", " + k.reg(".b64") + ", " + k.reg(".b64") + ", ";
+    if (sp) s += k.addr() + ", ";
+    s += k.reg(".b32") + ", ";
+    if (b.value("block_scale")) s += k.addr() + ", " + k.addr() + ", ";
+    return s + k.reg(".pred");
+  }
+  return std::nullopt;
+}
+
+// Operands of the bulk-copy families, whose operand lists follow the direction and qualifiers.
+std::optional<std::string> copy_operands(const Bound& b, Kernel& k) {
+  const std::string& m = b.family->mnemonic;
+  std::string hint = b.value("hint") ? ", " + k.reg(".b64") : "";
+  auto coords = [&] {
+    int dims = std::atoi(val(b, "dim").c_str() + 1);
+    if (b.is("mode", ".tile::gather4") || b.is("mode", ".tile::scatter4")) dims = 5;
+    return "[" + k.reg(".b64") + ", " + k.vec(".b32", dims) + "]";
+  };
+  bool im2col =
+      b.is("mode", ".im2col") || b.is("mode", ".im2col::w") || b.is("mode", ".im2col::w::128");
+  auto offsets = [&] {
+    int dims = std::atoi(val(b, "dim").c_str() + 1);
+    if (!im2col) return std::string();
+    int n = b.is("mode", ".im2col") ? dims - 2 : 2;
+    return ", " + k.vec(".b16", n);
+  };
+  if (m == "cp.async.bulk") {
+    std::string s = k.addr() + ", " + k.addr() + ", " + k.reg(".u32");
+    if (!b.is("dst", ".global")) s += ", " + k.addr();
+    if (b.value("multicast")) s += ", " + k.reg(".b16");
+    s += hint;
+    if (b.value("mask")) s += ", " + k.reg(".b16");
+    return s;
+  }
+  if (m == "cp.reduce.async.bulk") {
+    std::string s = k.addr() + ", " + k.addr() + ", " + k.reg(".u32");
+    if (b.is("dst", ".shared::cluster")) s += ", " + k.addr();
+    return s + hint;
+  }
+  if (m == "cp.async.bulk.tensor") {
+    if (b.is("dst", ".global")) return coords() + ", " + k.addr() + hint;
+    std::string s = k.addr() + ", " + coords() + ", " + k.addr() + offsets();
+    if (b.value("multicast")) s += ", " + k.reg(".b16");
+    return s + hint;
+  }
+  if (m == "cp.reduce.async.bulk.tensor") return coords() + ", " + k.addr() + hint;
+  if (m == "cp.async.bulk.prefetch.tensor") return coords() + offsets() + hint;
+  return std::nullopt;
+}
+
+// Immediates that must lie in a range (§9.7.19.5 setmaxnreg 24..256, §9.7.9.25.3.1 cp-size ...).
+std::string immediate(const Family& f) {
+  if (f.mnemonic == "setmaxnreg") return "64";
+  if (f.mnemonic == "cp.async") return "16";
+  if (f.mnemonic == "tensormap.cp_fenceproxy") return "128";
+  if (f.mnemonic == "lop3") return "0xf0";
+  if (f.mnemonic == "st.bulk") return "0";
+  return "1";
+}
+
+// The operand list of a bound form; `drop`/`extra` make count mutants, `mistype` a type mutant
+// (index of the operand whose register gets a disagreeing type, -1 for none).
+std::optional<std::string> operands(const Bound& b, Kernel& k, int mistype = -1) {
+  if (auto s = matrix_operands(b, k)) return s;
+  if (auto s = copy_operands(b, k)) return s;
+  const Family& f = *b.family;
+  std::string out;
+  int pos = 0;
+  for (const Operand& o : f.operands) {
+    if (o.present_if ? !o.present_if->eval(b.binding) : o.optional) continue;
+    std::string t = o.type_axis >= 0  ? val(b, f.axes[o.type_axis].name.c_str())
+                    : o.types.empty() ? "*"
+                                      : o.types[0];
+    if (o.wide && b.is("mode", ".wide"))
+      t = t.substr(0, 2) + std::to_string(2 * std::stoi(t.substr(2)));
+    if (pos == mistype) {
+      if (t == "*" || o.kind == 'm' || o.kind == 'i' || o.kind == 'l') return std::nullopt;
+      t = wrong_type(t);
+    }
+    std::string s;
+    switch (o.kind) {
+    case 'm':
+      s = k.addr();
+      break;
+    case 'i':
+      s = o.values.empty() ? immediate(f) : std::to_string(o.values.front());
+      break;
+    case 'p':
+      s = k.reg(".pred");
+      break;
+    case 't': // `d|p` where the row's .BoolOp asks for the predicate too (lop3)
+      s = k.reg(t) + ((b.value("boolop") && f.mnemonic == "lop3") || f.mnemonic == "elect.sync"
+                          ? "|" + k.reg(".pred")
+                          : "");
+      break;
+    case 'l':
+      s = "L_end";
+      break;
+    case '_':
+      s = "_";
+      break;
+    case 'v':
+      s = k.vec(t, o.vec ? o.vec : 4);
+      break;
+    case 'x': {
+      const std::string* v = b.value("vec");
+      s = v ? k.vec(t, std::stoi(v->substr(2))) : k.reg(t);
+      break;
+    }
+    case 'e':
+      if (f.mnemonic == "cvt" && pos == 1 && val(b, "dtype").find("x4") != std::string::npos) {
+        s = k.vec(".f32", 4);           // cvt.rs to four narrow values reads {a, b, e, f}
+      } else if (f.mnemonic == "mov") { // pack/unpack: a vector of two halves against the whole
+        std::string w = val(b, "type");
+        int bits = std::stoi(w.substr(2));
+        s = pos == 0 ? k.reg(w) : k.vec(".b" + std::to_string(bits / 2), 2);
+      } else {
+        s = k.reg(t == "*" ? ".b32" : t);
+      }
+      break;
+    case 'a':
+      s = f.mnemonic == "tensormap.replace" ? "1"
+                                            : k.reg(t); // .elemtype and friends take immediates
+      break;
+    default:
+      s = k.reg(t);
+      break;
+    }
+    out += (pos ? ", " : "") + s;
+    ++pos;
+  }
+  return out;
+}
+
+struct Writer {
+  std::string dir;
+  std::ofstream manifest;
+  int n = 0;
+  std::set<std::string> seen; // identical kernels are written once
+
+  void write(const Family& f, const std::string& kind, const char* target, Version v,
+             const std::string& line, const Kernel& k, bool expected) {
+    std::string text = ".version " + v.str() + "\n.target " + target +
+                       "\n.address_size 64\n\n"
+                       ".visible .entry k()\n{\n" +
+                       k.decls() + "  " + line + ";\nL_end:\n  ret;\n}\n";
+    if (!seen.insert(text).second) return;
+    char name[32];
+    std::snprintf(name, sizeof name, "k%05d.ptx", n++);
+    std::ofstream(dir + "/" + name) << text;
+    manifest << name << '\t' << f.mnemonic << '\t' << f.section << '\t' << kind << '\t' << target
+             << '\t' << (expected ? "accept" : "reject") << '\n';
+  }
+};
+
+Context context(const char* target, Version v = kVersion) {
+  Context c;
+  c.ptx = v;
+  c.target = parse_target(target);
+  return c;
+}
+
+void generate(const Family& f, Writer& w) {
+  auto emit = [&](const Bound& b, const std::string& kind, const char* target, Version v,
+                  int mistype = -1, int count_delta = 0) {
+    Kernel k;
+    k.tmem = f.head == "tcgen05" && f.mnemonic != "tcgen05.alloc" && f.mnemonic != "tcgen05.commit";
+    auto ops = operands(b, k, mistype);
+    if (!ops) return;
+    std::string o = *ops;
+    if (count_delta < 0) {
+      size_t comma = o.rfind(", ");
+      if (comma == std::string::npos || o.find('{') != std::string::npos) return;
+      o = o.substr(0, comma);
+    } else if (count_delta > 0) {
+      o += (o.empty() ? "" : ", ") + k.reg(".b32");
+    }
+    std::string line = spelled(b) + (o.empty() ? "" : " " + o);
+    bool expected =
+        check_qualifiers(b, context(target, v)).empty() && mistype < 0 && count_delta == 0;
+    w.write(f, kind, target, v, line, k, expected);
+  };
+
+  // Valid forms: distinct bindings on every corpus target.
+  std::set<std::string> forms;
+  for (uint32_t seed = 1; seed <= 40 && forms.size() < 8; ++seed) {
+    auto b = solve(f, seed, valid_goals(f));
+    if (!b || !forms.insert(spelled(*b)).second) continue;
+    for (const char* t : kTargets) emit(*b, "valid", t, kVersion);
+    if (forms.size() == 1) {
+      emit(*b, "operand-count", "sm_100a", kVersion, -1, -1);
+      emit(*b, "operand-count", "sm_100a", kVersion, -1, +1);
+      for (int i = 0; i < 2; ++i) emit(*b, "operand-type", "sm_100a", kVersion, i);
+    }
+  }
+  // One mutant per rule: breaks that rule alone.
+  for (size_t r = 0; r < f.rules.size(); ++r) {
+    std::vector<Goal> goals;
+    for (size_t o = 0; o < f.rules.size(); ++o) goals.push_back({&f.rules[o].holds, o != r});
+    if (auto b = solve(f, 100 + static_cast<uint32_t>(r), goals))
+      for (const char* t : {"sm_90a", "sm_100a"}) emit(*b, "rule:" + f.rules[r].name, t, kVersion);
+  }
+  // Variant minimums: a form that needs each, on every corpus target and one version below.
+  for (size_t v = 0; v < f.variants.size(); ++v) {
+    const Variant& var = f.variants[v];
+    auto b = solve(f, 200 + static_cast<uint32_t>(v), valid_goals(f, {{&var.when, true}}));
+    if (!b) continue;
+    for (const char* t : kTargets) emit(*b, "target", t, kVersion);
+    Version below = var.ptx.minor ? Version{var.ptx.major, static_cast<uint8_t>(var.ptx.minor - 1)}
+                                  : Version{static_cast<uint8_t>(var.ptx.major - 1), 8};
+    if (below >= Version{7, 0}) emit(*b, "version", "sm_80", below);
+  }
+}
+
+} // namespace
+} // namespace ptxvm::isa
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fputs("usage: gen_corpus DIR\n", stderr);
+    return 2;
+  }
+  ptxvm::isa::Writer w;
+  w.dir = argv[1];
+  w.manifest.open(w.dir + "/manifest.tsv");
+  for (const auto& f : ptxvm::isa::families())
+    if (!ptxvm::isa::kNotGenerated.count(f.mnemonic)) ptxvm::isa::generate(f, w);
+  std::printf("%d kernels\n", w.n);
+  return 0;
+}

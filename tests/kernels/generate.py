@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Regenerate tests/kernels/ptx/ from cuda/*.cu and triton/kernels.py.
+
+Developer tool (not run by CI). Needs nvcc (CUDA 13.0) and `pip install triton`.
+CUDA files: `nvcc -ptx -arch=sm_90 -std=c++17` -> ptx/<stem>.sm_90.ptx.
+Triton kernels: triton.compile(..., target=GPUTarget("cuda", 80, 32)) ->
+ptx/triton_<name>.cuda80.ptx, plus ptx/triton_meta.json with each kernel's
+entry name, block size (32 * num_warps) and dynamic shared-memory size.
+Triton is pointed at the local ptxas so that it emits `.version 9.0`, which
+the local toolchain accepts. Sources are compiled from copies under a fixed
+/tmp path so that the checkout's location never reaches the output.
+"""
+import importlib.util, json, os, shutil, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PTX_DIR = os.path.join(HERE, "ptx")
+NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+FIXED = "/tmp/ptxvm_kernels_src"
+
+
+def build_cuda():
+    os.makedirs(os.path.join(FIXED, "cuda"), exist_ok=True)
+    for fn in sorted(os.listdir(os.path.join(HERE, "cuda"))):
+        if not fn.endswith(".cu"):
+            continue
+        src = os.path.join(FIXED, "cuda", fn)
+        shutil.copyfile(os.path.join(HERE, "cuda", fn), src)
+        out = os.path.join(PTX_DIR, fn[:-3] + ".sm_90.ptx")
+        subprocess.run([NVCC, "-ptx", "-arch=sm_90", "-std=c++17", src, "-o", out], check=True)
+        print("wrote", os.path.relpath(out, HERE))
+
+
+def build_triton():
+    os.environ.setdefault("TRITON_PTXAS_PATH", "/usr/local/cuda/bin/ptxas")
+    os.environ.setdefault("TRITON_PTXAS_BLACKWELL_PATH", "/usr/local/cuda/bin/ptxas")
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9 default, pinned
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    os.makedirs(os.path.join(FIXED, "triton"), exist_ok=True)
+    src = os.path.join(FIXED, "triton", "kernels.py")
+    shutil.copyfile(os.path.join(HERE, "triton", "kernels.py"), src)
+    spec = importlib.util.spec_from_file_location("kernels", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    meta = {}
+    for cfg in mod.CONFIGS:
+        k = triton.compile(ASTSource(fn=cfg["fn"], signature=cfg["signature"], constexprs=cfg["constexprs"]),
+                           target=GPUTarget("cuda", 80, 32), options=cfg["options"])
+        out = os.path.join(PTX_DIR, f"triton_{cfg['name']}.cuda80.ptx")
+        with open(out, "w") as f:
+            f.write(k.asm["ptx"])
+        meta[cfg["name"]] = {"kernel": k.metadata.name, "block": 32 * k.metadata.num_warps,
+                             "shared_bytes": k.metadata.shared}
+        print("wrote", os.path.relpath(out, HERE))
+    with open(os.path.join(PTX_DIR, "triton_meta.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    os.makedirs(PTX_DIR, exist_ok=True)
+    which = sys.argv[1:] or ["cuda", "triton"]
+    if "cuda" in which:
+        build_cuda()
+    if "triton" in which:
+        build_triton()

@@ -1,0 +1,272 @@
+"""The kernel launches of the tests/kernels suite: inputs from fixed seeds.
+
+Shared by record.py (runs them on a GPU, saves outputs to recorded.npz) and
+test_kernels.py (runs them on ptxvm and compares bit for bit). Inputs come
+from PCG64's raw 64-bit stream (random_raw), whose values are fixed by the
+generator's definition, not by numpy's sampling routines, so they are the
+same on every numpy version; record.py stores a digest of each launch's
+inputs and the test checks it.
+"""
+import hashlib, json, os
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PTX_DIR = os.path.join(HERE, "ptx")
+
+
+class Rng:
+    def __init__(self, seed):
+        self.bits = np.random.Generator(np.random.PCG64(seed)).bit_generator
+
+    def raw(self, n):
+        return self.bits.random_raw(n).astype(np.uint64)
+
+    def u32(self, n):
+        return (self.raw(n) >> np.uint64(32)).astype(np.uint32)
+
+    def u64(self, n):
+        return self.raw(n)
+
+    def i32(self, n, lo, hi):  # uniform in [lo, hi)
+        return (lo + (self.raw(n) % np.uint64(hi - lo)).astype(np.int64)).astype(np.int32)
+
+    def unit(self, n):  # [0, 1) with 53 random bits
+        return (self.raw(n) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+
+    def f64(self, n, lo, hi):
+        return lo + (hi - lo) * self.unit(n)
+
+    def f32(self, n, lo, hi):
+        return self.f64(n, lo, hi).astype(np.float32)
+
+
+class Launch:
+    """One kernel launch. args: ("in"|"out", name, array) for buffers (an "out"
+    buffer starts with the array's contents and is compared after the launch),
+    or (kind, value) scalars with kind in u32, s32, u64, f32, f64."""
+
+    def __init__(self, name, ptx, kernel, grid, block, args, shared_bytes=0, cooperative=False, printf=False):
+        self.name, self.ptx, self.kernel = name, ptx, kernel
+        self.grid, self.block = list(grid), list(block)
+        self.args, self.shared_bytes = args, shared_bytes
+        self.cooperative, self.printf = cooperative, printf
+
+    def buffers(self):
+        return [(a[0], a[1], a[2]) for a in self.args if a[0] in ("in", "out")]
+
+    def outputs(self):
+        return [(n, arr) for kind, n, arr in self.buffers() if kind == "out"]
+
+    def input_digest(self):
+        h = hashlib.sha256()
+        h.update(json.dumps([self.ptx, self.kernel, self.grid, self.block, self.shared_bytes, self.cooperative]).encode())
+        for a in self.args:
+            if a[0] in ("in", "out"):
+                h.update(f"{a[0]}:{a[1]}:{a[2].dtype.str}:{a[2].shape}".encode())
+                h.update(np.ascontiguousarray(a[2]).tobytes())
+            else:
+                h.update(f"{a[0]}={a[1]!r}".encode())
+        return h.hexdigest()
+
+    def manifest(self, ptx_path, buffer_dir):
+        """The `ptxvm run` manifest; writes the buffers' initial contents to buffer_dir."""
+        args = []
+        for a in self.args:
+            if a[0] in ("in", "out"):
+                fn = f"{a[1]}.npy"
+                np.save(os.path.join(buffer_dir, fn), a[2])
+                args.append({"buffer": fn, "output": fn} if a[0] == "out" else {"buffer": fn})
+            else:
+                args.append({a[0]: a[1]})
+        m = {"ptx": ptx_path, "kernel": self.kernel, "grid": self.grid, "block": self.block,
+             "shared_bytes": self.shared_bytes, "args": args}
+        if self.cooperative:
+            m["cooperative"] = True
+        return m
+
+
+def _triton_meta():
+    with open(os.path.join(PTX_DIR, "triton_meta.json")) as f:
+        return json.load(f)
+
+
+def all_launches():
+    L = []
+    rs, sh, tm, cp_, mf, cg = ("reduce_scan.sm_90.ptx", "sort_histogram.sm_90.ptx", "transpose_matmul.sm_90.ptx",
+                               "calls_printf.sm_90.ptx", "math64_float.sm_90.ptx", "coop_groups.sm_90.ptx")
+    z = np.zeros
+
+    # --- reductions and scans ---
+    r = Rng(1001)
+    n = 5000
+    L.append(Launch("reduce_sum_shfl", rs, "reduce_sum_shfl", [4], [256],
+                    [("in", "in", r.i32(n, -100000, 100000)), ("out", "out", z(5, np.int32)), ("s32", n)]))
+    r = Rng(1002)
+    n = 6000
+    L.append(Launch("reduce_f32_xor", rs, "reduce_f32_xor", [4], [192],
+                    [("in", "in", r.f32(n, -1000.0, 1000.0)), ("out", "partial", z(4, np.float32)), ("s32", n)]))
+    r = Rng(1003)
+    L.append(Launch("reduce_argmax_f64", rs, "reduce_argmax_f64", [4], [256],
+                    [("in", "in", np.round(r.f64(1024, -50.0, 50.0), 1)), ("out", "max", z(4, np.float64)),
+                     ("out", "idx", z(4, np.int32))]))
+    r = Rng(1004)
+    L.append(Launch("scan_inclusive_u32", rs, "scan_inclusive_u32", [4], [256],
+                    [("in", "in", r.u32(1024) >> np.uint32(8)), ("out", "out", z(1024, np.uint32)),
+                     ("out", "block_sums", z(4, np.uint32))]))
+    r = Rng(1005)
+    L.append(Launch("scan_blelloch_f32", rs, "scan_blelloch_f32", [3], [256],
+                    [("in", "in", r.f32(1536, -1.0, 1.0)), ("out", "out", z(1536, np.float32))]))
+
+    # --- histograms, atomics, sorts ---
+    r = Rng(2001)
+    n = 8000
+    data = (r.u32(n) % np.uint32(97) + (r.u32(n) % np.uint32(160))).astype(np.uint8)
+    L.append(Launch("histogram256", sh, "histogram256", [4], [256],
+                    [("in", "data", data), ("out", "hist", z(256, np.uint32)), ("s32", n)]))
+    r = Rng(2002)
+    n = 1000
+    stats = np.array([0, -2**31, 2**31 - 1, 0, -1, 0, 0, 0], dtype=np.int32)
+    L.append(Launch("atomics_mix", sh, "atomics_mix", [4], [256],
+                    [("in", "in", r.i32(n, -1000000, 1000000)), ("out", "stats", stats),
+                     ("out", "sum64", z(1, np.uint64)), ("out", "fmax", np.array([-np.inf], np.float32)),
+                     ("s32", n)]))
+    r = Rng(2003)
+    L.append(Launch("bitonic_sort_u32", sh, "bitonic_sort_u32", [3], [256],
+                    [("out", "keys", r.u32(1536))]))
+    r = Rng(2004)
+    keys = np.round(r.f32(512, -10.0, 10.0), 1).astype(np.float32)  # ties: the network's order is fixed
+    L.append(Launch("bitonic_sort_kv_f32", sh, "bitonic_sort_kv_f32", [2], [256],
+                    [("out", "keys", keys), ("out", "vals", np.arange(512, dtype=np.int32))]))
+    r = Rng(2005)
+    L.append(Launch("radix_sort_u32", sh, "radix_sort_u32", [3], [256],
+                    [("out", "keys", r.u32(768) % np.uint32(5000)), ("out", "perm", z(768, np.uint32))]))
+
+    # --- transpose and matmul ---
+    r = Rng(3001)
+    h, w = 72, 100
+    L.append(Launch("transpose_tiled", tm, "transpose_tiled", [(w + 31) // 32, (h + 31) // 32], [32, 8],
+                    [("in", "in", r.f32(h * w, -5.0, 5.0)), ("out", "out", z(h * w, np.float32)),
+                     ("s32", w), ("s32", h)]))
+    r = Rng(3002)
+    L.append(Launch("transpose_dyn_u64", tm, "transpose_dyn_u64", [4, 4], [16, 16],
+                    [("in", "in", r.u64(64 * 64)), ("out", "out", z(64 * 64, np.uint64)), ("s32", 64)],
+                    shared_bytes=16 * 17 * 8))
+    r = Rng(3003)
+    m_, n_, k_ = 40, 48, 56
+    L.append(Launch("matmul_tiled_f32", tm, "matmul_tiled_f32", [(n_ + 15) // 16, (m_ + 15) // 16], [16, 16],
+                    [("in", "A", r.f32(m_ * k_, -1.0, 1.0)), ("in", "B", r.f32(k_ * n_, -1.0, 1.0)),
+                     ("out", "C", z(m_ * n_, np.float32)), ("s32", m_), ("s32", n_), ("s32", k_)]))
+
+    # --- calls, local arrays, printf ---
+    r = Rng(4001)
+    n = 300
+    L.append(Launch("recursion", cp_, "recursion", [3], [128],
+                    [("in", "in", r.u32(n)), ("out", "out", z(4 * n, np.int64)), ("out", "dout", z(n, np.float64)),
+                     ("s32", n)]))
+    r = Rng(4002)
+    n = 500
+    a = r.i32(n, -5000, 5000)
+    b = r.i32(n, -300, 300)
+    L.append(Launch("func_pointers", cp_, "func_pointers", [4], [128],
+                    [("in", "a", a), ("in", "b", b), ("out", "out", z(n, np.int32)), ("out", "fout", z(n, np.float32)),
+                     ("s32", n)]))
+    r = Rng(4003)
+    n = 256
+    L.append(Launch("local_arrays", cp_, "local_arrays", [2], [128],
+                    [("in", "in", r.u32(n)), ("out", "out", z(3 * n, np.uint32)), ("s32", n)]))
+    iv = np.array([-42, 2147483647, 3000000000 - 2**32, 0xbeef, 511, 77, -9, 123456], dtype=np.int32)
+    fv = np.array([3.14159265, -0.0001234, 6.02214076e23, -1.5e-7, 123456.789, 1e-5, 0.5, -2.75], dtype=np.float32)
+    dv = np.array([2.718281828459045, -1.0 / 3.0, 0.1], dtype=np.float64)
+    L.append(Launch("printf", cp_, "printf_kernel", [1], [128],
+                    [("in", "iv", iv), ("in", "fv", fv), ("in", "dv", dv)], printf=True))
+
+    # --- 64-bit integers, double and float math, softmax ---
+    r = Rng(5001)
+    n = 512
+    a = r.u64(n)
+    b = r.u64(n) >> (r.u64(n) % np.uint64(64))
+    b[b == 0] = 3
+    a[:8] = [0, 1, 2**63, 2**64 - 1, 2**63 - 1, 12345, 2**32, 2**64 - 7]
+    b[:8] = [1, 2**64 - 1, 2**64 - 1, 2**64 - 1, 2, 2**63, 2**32 - 1, 7]
+    L.append(Launch("int64_ops", mf, "int64_ops", [4], [128],
+                    [("in", "a", a), ("in", "b", b), ("out", "out", z(12 * n, np.uint64)), ("s32", n)]))
+    r = Rng(5002)
+    n = 384
+    y = r.f64(n, -8.0, 8.0)
+    y[y == 0] = 0.5
+    L.append(Launch("double_math", mf, "double_math", [3], [128],
+                    [("in", "x", r.f64(n, -8.0, 8.0)), ("in", "y", y), ("out", "out", z(16 * n, np.float64)),
+                     ("s32", n)]))
+    r = Rng(5003)
+    n = 512
+    x = r.f32(n, -20.0, 20.0)
+    y = r.f32(n, -6.0, 6.0)
+    y[y == 0] = 0.5
+    x[:8] = [0.0, -0.0, 1e-40, -1e-40, 88.7, -104.0, 3.4e38, np.inf]
+    L.append(Launch("float_math", mf, "float_math", [4], [128],
+                    [("in", "x", x), ("in", "y", y), ("out", "out", z(16 * n, np.float32)), ("s32", n)]))
+    r = Rng(5004)
+    rows, cols = 6, 700
+    L.append(Launch("softmax_rows", mf, "softmax_rows", [rows], [128],
+                    [("in", "x", r.f32(rows * cols, -30.0, 30.0)), ("out", "y", z(rows * cols, np.float32)),
+                     ("s32", cols)]))
+
+    # --- cooperative groups ---
+    r = Rng(6001)
+    n = 1000
+    L.append(Launch("cg_tiles", cg, "cg_tiles", [4], [256],
+                    [("in", "in", r.i32(n, -50000, 50000)), ("out", "out", z(5 * n, np.int32)), ("s32", n)]))
+    r = Rng(6002)
+    n = 3000
+    L.append(Launch("cg_grid_sum", cg, "cg_grid_sum", [4], [256],
+                    [("in", "in", r.f32(n, 0.0, 10.0)), ("out", "partial", z(4, np.float32)),
+                     ("out", "total", z(1, np.float32)), ("out", "scaled", z(n, np.float32)), ("s32", n)],
+                    cooperative=True))
+    r = Rng(6003)
+    n = 1500
+    L.append(Launch("cg_grid_jacobi", cg, "cg_grid_jacobi", [3], [128],
+                    [("out", "a", r.f32(n, -1.0, 1.0)), ("out", "b", z(n, np.float32)), ("s32", n), ("s32", 7)],
+                    cooperative=True))
+
+    # --- Triton (two trailing null pointers: Triton's global and profile scratch) ---
+    meta = _triton_meta()
+
+    def triton(name, grid, args):
+        m = meta[name]
+        return Launch("triton_" + name, f"triton_{name}.cuda80.ptx", m["kernel"], grid, [m["block"]],
+                      args + [("u64", 0), ("u64", 0)], shared_bytes=m["shared_bytes"])
+
+    r = Rng(7001)
+    n = 1000
+    L.append(triton("vector_add", [4], [("in", "x", r.f32(n, -100.0, 100.0)), ("in", "y", r.f32(n, -100.0, 100.0)),
+                                        ("out", "out", z(n, np.float32)), ("s32", n)]))
+    r = Rng(7002)
+    rows, cols = 5, 300
+    L.append(triton("softmax_rows", [rows], [("in", "x", r.f32(rows * cols, -10.0, 10.0)),
+                                             ("out", "y", z(rows * cols, np.float32)), ("s32", cols), ("s32", cols)]))
+    r = Rng(7003)
+    rows, cols = 6, 1000
+    L.append(triton("row_sum_max", [rows], [("in", "x", r.f32(rows * cols, -3.0, 3.0)),
+                                            ("out", "sum", z(rows, np.float32)), ("out", "max", z(rows, np.float32)),
+                                            ("s32", cols)]))
+    r = Rng(7004)
+    n = 700
+    L.append(triton("int_hash", [3], [("in", "x", r.u32(n)), ("out", "out", z(n, np.uint32)), ("s32", n)]))
+    return L
+
+
+if __name__ == "__main__":
+    # launches.py --names: one launch name a line (CMake registers a test each).
+    # launches.py --manifests DIR: DIR/<name>/launch.json plus its buffers, for
+    # running one launch by hand: ptxvm run DIR/<name>/launch.json
+    import sys
+    if sys.argv[1:2] == ["--manifests"] and len(sys.argv) == 3:
+        for l in all_launches():
+            d = os.path.join(sys.argv[2], l.name)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "launch.json"), "w") as f:
+                json.dump(l.manifest(os.path.join(PTX_DIR, l.ptx), d), f, indent=1)
+    elif sys.argv[1:] == ["--names"]:
+        print("\n".join(l.name for l in all_launches()))
+    else:
+        sys.exit("usage: launches.py --names | --manifests DIR")

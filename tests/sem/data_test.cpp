@@ -1,0 +1,239 @@
+// Data movement (PTX §9.7.9, 001_23fdd5978b24a3ed.txt): ld/st with every qualifier family and
+// state space, ld.global.nc, ldu, mov forms, prefetch/prefetchu, applypriority, discard,
+// createpolicy, isspacep, cvta.
+#include <gtest/gtest.h>
+
+#include "harness.h"
+
+namespace ptxvm::test {
+namespace {
+
+// Runs `body` in one thread with `in` as the input buffer; returns `n` words of output.
+std::vector<uint32_t> run1(const std::string& body, const std::vector<uint32_t>& in, size_t n,
+                           const std::string& target = "sm_90", const std::string& version = "8.7") {
+  Harness h;
+  std::string ptx = kernel_ptx(body, target);
+  ptx.replace(ptx.find("8.7"), 3, version);
+  h.load(ptx);
+  uint64_t out = h.buffer(std::vector<uint32_t>(n, 0)), din = h.buffer(in);
+  auto r = h.launch("k", {1}, {1}, {arg(out), arg(din)});
+  EXPECT_TRUE(r.ok) << r.error;
+  return h.read<uint32_t>(out, n);
+}
+
+TEST(Data, LoadStoreQualifiersCopyExactly) {
+  // Every qualifier family of ld/st is a hint or an ordering: the bits moved are the same.
+  const std::vector<std::string> lds = {
+      "ld.global.u32", "ld.weak.global.u32", "ld.volatile.global.u32", "ld.relaxed.gpu.global.u32",
+      "ld.acquire.sys.global.u32", "ld.relaxed.cta.global.u32", "ld.acquire.cluster.global.u32",
+      "ld.mmio.relaxed.sys.global.u32", "ld.global.ca.u32", "ld.global.cg.u32", "ld.global.cs.u32",
+      "ld.global.lu.u32", "ld.global.cv.u32", "ld.global.L1::evict_normal.u32", "ld.global.L1::evict_unchanged.u32",
+      "ld.global.L1::evict_first.u32", "ld.global.L1::evict_last.u32", "ld.global.L1::no_allocate.u32",
+      "ld.global.L2::64B.u32", "ld.global.L2::128B.u32", "ld.global.L2::256B.u32", "ld.global.nc.u32",
+      "ld.global.nc.L1::evict_last.L2::128B.u32", "ld.global.nc.ca.u32", "ldu.global.u32", "ld.u32", "ld.weak.u32"};
+  const std::vector<std::string> sts = {
+      "st.global.u32", "st.weak.global.u32", "st.volatile.global.u32", "st.relaxed.gpu.global.u32",
+      "st.release.sys.global.u32", "st.release.cta.global.u32", "st.mmio.relaxed.sys.global.u32", "st.global.wb.u32",
+      "st.global.cg.u32", "st.global.cs.u32", "st.global.wt.u32", "st.global.L1::evict_first.u32",
+      "st.global.L1::no_allocate.u32", "st.u32", "st.relaxed.gpu.u32"};
+  std::string body = "createpolicy.fractional.L2::evict_first.b64 %rd5, 1.0;\n";
+  size_t i = 0;
+  for (const std::string& l : lds) {
+    body += l + " %r1, [%rd_in+" + std::to_string(4 * i) + "];\nst.global.u32 [%rd_out+" + std::to_string(4 * i) +
+            "], %r1;\n";
+    ++i;
+  }
+  body += "ld.global.L2::cache_hint.u32 %r1, [%rd_in], %rd5;\nst.global.u32 [%rd_out+" + std::to_string(4 * i++) + "], %r1;\n";
+  body += "ld.global.nc.L2::cache_hint.u32 %r1, [%rd_in+4], %rd5;\nst.global.u32 [%rd_out+" + std::to_string(4 * i++) + "], %r1;\n";
+  for (const std::string& s : sts) {
+    body += "ld.global.u32 %r1, [%rd_in+" + std::to_string(4 * i) + "];\n" + s + " [%rd_out+" + std::to_string(4 * i) +
+            "], %r1;\n";
+    ++i;
+  }
+  body += "ld.global.u32 %r1, [%rd_in+" + std::to_string(4 * i) + "];\nst.global.L2::cache_hint.u32 [%rd_out+" +
+          std::to_string(4 * i) + "], %r1, %rd5;\n";
+  ++i;
+  std::vector<uint32_t> in(i);
+  for (size_t k = 0; k < i; ++k) in[k] = 0x9e3779b9u * static_cast<uint32_t>(k + 1);
+  auto v = run1(body, in, i);
+  for (size_t k = 0; k < i; ++k) {
+    uint32_t want = k == lds.size() ? in[0] : k == lds.size() + 1 ? in[1] : in[k];
+    EXPECT_EQ(v[k], want) << k;
+  }
+}
+
+TEST(Data, SubwordLoadsExtendAndVectorsMoveElements) {
+  std::vector<uint32_t> in = {0x8081f2f3u, 0x7ffe8001u, 0xdeadbeefu, 0x01234567u, 0x89abcdefu, 0x02468aceu, 0x13579bdfu, 0xfedcba98u};
+  std::string body =
+      "ld.global.s8 %r1, [%rd_in];\nld.global.u8 %r2, [%rd_in+1];\nld.global.s16 %r3, [%rd_in+2];\n"
+      "ld.global.u16 %r4, [%rd_in+4];\nld.global.s16 %rd1, [%rd_in+6];\nld.global.s32 %rd2, [%rd_in+8];\n"
+      "st.global.v4.u32 [%rd_out], {%r1, %r2, %r3, %r4};\nst.global.v2.u64 [%rd_out+16], {%rd1, %rd2};\n"
+      "ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd_in+16];\nst.global.v4.b32 [%rd_out+32], {%r8, %r7, %r6, %r5};\n"
+      "ld.global.v2.f64 {%fd1, %fd2}, [%rd_in];\nst.global.v2.f64 [%rd_out+48], {%fd2, %fd1};\n"
+      "ld.global.v4.u16 {%h1, %h2, %h3, %h4}, [%rd_in];\nst.global.v4.b16 [%rd_out+64], {%h4, %h3, %h2, %h1};\n"
+      "ld.global.v8.u32 {%r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16}, [%rd_in];\n"
+      "st.global.v8.u32 [%rd_out+96], {%r16, %r15, %r14, %r13, %r12, %r11, %r10, %r9};\n"
+      "ld.global.v4.u64 {%rd3, %rd4, %rd5, %rd6}, [%rd_in];\nst.global.v4.u64 [%rd_out+128], {%rd6, %rd5, %rd4, %rd3};\n";
+  auto v = run1(body, in, 40, "sm_100", "8.8");
+  EXPECT_EQ(v[0], 0xfffffff3u);  // s8 0xf3 sign-extends
+  EXPECT_EQ(v[1], 0xf2u);
+  EXPECT_EQ(v[2], 0xffff8081u);
+  EXPECT_EQ(v[3], 0x8001u);
+  EXPECT_EQ(v[4], 0x00007ffeu);
+  EXPECT_EQ(v[5], 0u);
+  EXPECT_EQ(v[6], 0xdeadbeefu);  // s32 into a 64-bit register sign-extends
+  EXPECT_EQ(v[7], 0xffffffffu);
+  EXPECT_EQ(std::vector<uint32_t>(v.begin() + 8, v.begin() + 12), (std::vector<uint32_t>{in[7], in[6], in[5], in[4]}));
+  EXPECT_EQ(std::vector<uint32_t>(v.begin() + 12, v.begin() + 16), (std::vector<uint32_t>{in[2], in[3], in[0], in[1]}));
+  EXPECT_EQ(v[16], 0x80017ffeu);
+  EXPECT_EQ(v[17], 0xf2f38081u);
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(v[24 + k], in[7 - k]) << k;
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(v[32 + 2 * k], in[6 - 2 * k]) << k;
+    EXPECT_EQ(v[33 + 2 * k], in[7 - 2 * k]) << k;
+  }
+}
+
+TEST(Data, StateSpacesAndVariables) {
+  // Kernel parameters through .param, .param::entry and generic addresses; .shared, .shared::cta,
+  // .shared::cluster; .local; .const with an initializer; global variables.
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".const .align 4 .u32 tab[3] = {11, 22, 33};\n.global .align 8 .u64 gv = 0x1122334455667788;\n"
+         ".visible .entry k(.param .u64 out, .param .u32 x, .param .align 8 .b8 blob[16])\n{\n"
+         ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.shared .align 8 .b32 sh[4];\n.local .align 8 .b32 lo[4];\n"
+         "ld.param.u64 %rd1, [out];\nld.param::entry.u32 %r1, [x];\nld.param.v2.u32 {%r2, %r3}, [blob+8];\n"
+         "mov.u64 %rd2, blob;\ncvta.param.u64 %rd3, %rd2;\nld.u32 %r4, [%rd3+4];\n"
+         "st.shared.u32 [sh], %r1;\nst.shared::cta.u32 [sh+4], %r2;\nld.shared::cluster.v2.u32 {%r5, %r6}, [sh];\n"
+         "st.local.v2.u32 [lo+8], {%r3, %r4};\nmov.u64 %rd4, lo;\ncvta.local.u64 %rd5, %rd4;\nld.u64 %rd6, [%rd5+8];\n"
+         "ld.const.u32 %r7, [tab+8];\nmov.u64 %rd7, tab;\nld.const.u32 %r8, [%rd7+4];\n"
+         "ld.global.u64 %rd8, [gv];\nmov.u64 %rd9, gv;\nld.u32 %r9, [%rd9+4];\n"
+         "st.global.v4.u32 [%rd1], {%r1, %r5, %r6, %r7};\nst.global.v2.u32 [%rd1+16], {%r8, %r9};\n"
+         "st.global.v2.u64 [%rd1+32], {%rd6, %rd8};\nret;\n}\n");
+  uint64_t out = h.buffer(std::vector<uint32_t>(12, 0));
+  std::vector<uint8_t> blob(16);
+  for (int i = 0; i < 16; ++i) blob[static_cast<size_t>(i)] = static_cast<uint8_t>(0xa0 + i);
+  KernelArg b;
+  b.bytes = blob;
+  auto r = h.launch("k", {1}, {1}, {arg(out), arg(uint32_t{0xcafef00d}), b});
+  ASSERT_TRUE(r.ok) << r.error;
+  auto v = h.read<uint32_t>(out, 12);
+  EXPECT_EQ(v[0], 0xcafef00du);
+  EXPECT_EQ(v[1], 0xcafef00du);
+  EXPECT_EQ(v[2], 0xabaaa9a8u);  // blob bytes 8..11
+  EXPECT_EQ(v[3], 33u);
+  EXPECT_EQ(v[4], 22u);
+  EXPECT_EQ(v[5], 0x11223344u);
+  EXPECT_EQ(v[8], 0xafaeadacu);  // blob bytes 12..15
+  EXPECT_EQ(v[9], 0xa7a6a5a4u);  // blob bytes 4..7 via the generic parameter window
+  EXPECT_EQ(v[10], 0x55667788u);
+  EXPECT_EQ(v[11], 0x11223344u);
+}
+
+TEST(Data, DeviceFunctionParametersThroughRegisterAddresses) {
+  // Inside a device function plain .param means ::func (§9.7.9.8); both reach the parameter
+  // through an address held in a register.
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".func (.param .b32 r) f(.param .b32 a, .param .b32 b)\n{\n.reg .b32 %x<4>;\n.reg .b64 %q<4>;\n"
+         "mov.u64 %q1, a;\nld.param::func.b32 %x1, [%q1];\nmov.u64 %q2, b;\nld.param.b32 %x2, [%q2];\n"
+         "mul.lo.s32 %x3, %x1, %x2;\nst.param.b32 [r], %x3;\nret;\n}\n"
+         ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+         "ld.param.u64 %rd1, [out];\nmov.u64 %rd2, out;\nld.param.u64 %rd3, [%rd2];\n"
+         "{\n.param .b32 pa;\n.param .b32 pb;\n.param .b32 pr;\nst.param.b32 [pa], 6;\nst.param.b32 [pb], 7;\n"
+         "call (pr), f, (pa, pb);\nld.param.b32 %r1, [pr];\n}\nst.global.u32 [%rd3], %r1;\nret;\n}\n");
+  uint64_t out = h.buffer(std::vector<uint32_t>(1, 0));
+  auto r = h.launch("k", {1}, {1}, {arg(out)});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(h.read<uint32_t>(out, 1)[0], 42u);
+}
+
+TEST(Data, MovForms) {
+  std::string body =
+      "mov.u32 %r10, 0x89abcdef;\nmov.u32 %r11, 0x01234567;\nmov.b64 %rd1, {%r10, %r11};\n"
+      "mov.b64 {%r12, %r13}, %rd1;\nmov.b32 {%h1, %h2}, %r10;\nmov.b32 %r14, {%h2, %h1};\n"
+      "mov.b64 {%h3, %h4, %h5, %h6}, %rd1;\nmov.b64 %rd2, {%h6, %h5, %h4, %h3};\n"
+      "mov.f32 %f1, 0f3F800000;\nmov.b32 %r15, %f1;\nmov.f64 %fd1, 0dBFF0000000000000;\nmov.b64 %rd3, %fd1;\n"
+      "mov.u32 %r16, %laneid;\nmov.u32 %r17, %ntid.x;\nmov.u32 %r18, %lanemask_lt;\nmov.pred %p1, 1;\n"
+      "mov.pred %p2, %p1;\nselp.u32 %r19, 7, 8, %p2;\nmov.u16 %h8, 0xfffe;\nmov.b32 %r20, 0;\nmov.u16 %h9, %h8;\n"
+      "st.global.v4.u32 [%rd_out], {%r12, %r13, %r14, %r15};\nst.global.v2.u64 [%rd_out+16], {%rd1, %rd2};\n"
+      "st.global.u64 [%rd_out+32], %rd3;\nst.global.v4.u32 [%rd_out+48], {%r16, %r17, %r18, %r19};\n"
+      "st.global.u16 [%rd_out+64], %h9;\n";
+  auto v = run1(body, {0}, 20);
+  EXPECT_EQ(v[0], 0x89abcdefu);
+  EXPECT_EQ(v[1], 0x01234567u);
+  EXPECT_EQ(v[2], 0xcdef89abu);
+  EXPECT_EQ(v[3], 0x3f800000u);
+  EXPECT_EQ(v[4], 0x89abcdefu);
+  EXPECT_EQ(v[5], 0x01234567u);
+  EXPECT_EQ(v[6], 0x45670123u);  // 16-bit halves reversed
+  EXPECT_EQ(v[7], 0xcdef89abu);
+  EXPECT_EQ(v[8], 0u);
+  EXPECT_EQ(v[9], 0xbff00000u);
+  EXPECT_EQ(v[12], 0u);
+  EXPECT_EQ(v[13], 1u);
+  EXPECT_EQ(v[14], 0u);
+  EXPECT_EQ(v[15], 7u);
+  EXPECT_EQ(v[16], 0xfffeu);
+}
+
+TEST(Data, HintsPoliciesAndSpaceQueries) {
+  Harness h;
+  h.load(kernel_ptx(
+      ".shared .align 4 .b32 sh;\n.local .align 4 .b32 lo;\n"
+      "prefetch.global.L1 [%rd_in];\nprefetch.global.L2 [%rd_in];\nprefetch.L1 [%rd_in];\n"
+      "prefetch.global.L2::evict_last [%rd_in];\nprefetch.global.L2::evict_normal [%rd_in];\n"
+      "prefetch.local.L2 [lo];\nprefetchu.L1 [%rd_in];\nprefetch.global.L1 [0];\n"
+      "applypriority.global.L2::evict_normal [%rd_in], 128;\ndiscard.global.L2 [%rd_in+128], 128;\n"
+      "applypriority.L2::evict_normal [%rd_in], 128;\n"
+      "createpolicy.fractional.L2::evict_last.b64 %rd1, 0.25;\n"
+      "createpolicy.fractional.L2::evict_normal.L2::evict_first.b64 %rd2;\n"
+      "createpolicy.range.global.L2::evict_first.L2::evict_unchanged.b64 %rd3, [%rd_in], 256, 1024;\n"
+      "createpolicy.cvt.L2.b64 %rd4, 0x1234567890;\n"
+      "st.global.v2.u64 [%rd_out], {%rd1, %rd2};\nst.global.v2.u64 [%rd_out+16], {%rd3, %rd4};\n"
+      "mov.u64 %rd5, sh;\ncvta.shared.u64 %rd6, %rd5;\nmov.u64 %rd7, lo;\ncvta.local.u64 %rd8, %rd7;\n"
+      "mov.u32 %r20, 0;\n"
+      "isspacep.global %p1, %rd_in;\nisspacep.shared %p2, %rd6;\nisspacep.shared::cta %p3, %rd6;\n"
+      "isspacep.shared::cluster %p4, %rd6;\nisspacep.local %p5, %rd8;\nisspacep.global %p6, %rd6;\n"
+      "isspacep.local %p7, %rd_in;\nisspacep.const %p8, %rd_in;\nisspacep.param %p9, %rd_in;\n"
+      "selp.u32 %r1, 1, 0, %p1;\nselp.u32 %r2, 2, 0, %p2;\nselp.u32 %r3, 4, 0, %p3;\nselp.u32 %r4, 8, 0, %p4;\n"
+      "selp.u32 %r5, 16, 0, %p5;\nselp.u32 %r6, 32, 0, %p6;\nselp.u32 %r7, 64, 0, %p7;\nselp.u32 %r8, 128, 0, %p8;\n"
+      "selp.u32 %r9, 256, 0, %p9;\n"
+      "or.b32 %r20, %r1, %r2;\nor.b32 %r20, %r20, %r3;\nor.b32 %r20, %r20, %r4;\nor.b32 %r20, %r20, %r5;\n"
+      "or.b32 %r20, %r20, %r6;\nor.b32 %r20, %r20, %r7;\nor.b32 %r20, %r20, %r8;\nor.b32 %r20, %r20, %r9;\n"
+      "cvta.to.shared.u64 %rd9, %rd6;\ncvta.to.global.u64 %rd10, %rd_in;\nsub.s64 %rd11, %rd10, %rd_in;\n"
+      "mov.b64 {%r21, %r22}, %rd9;\n"
+      "st.global.v2.u32 [%rd_out+32], {%r20, %r21};\nst.global.u64 [%rd_out+40], %rd11;\n"));
+  uint64_t out = h.buffer(std::vector<uint64_t>(6, 0)), din = h.buffer(std::vector<uint32_t>(64, 0));
+  auto r = h.launch("k", {1}, {1}, {arg(out), arg(din)});
+  ASSERT_TRUE(r.ok) << r.error;
+  auto v = h.read<uint64_t>(out, 6);
+  // The encoding documented in data.cpp: kind in 63:62, priorities in 61:59 and 58:56.
+  EXPECT_EQ(v[0], (1ull << 62) | (1ull << 59) | 0x3e800000u);         // evict_last, 0.25
+  EXPECT_EQ(v[1], (1ull << 62) | (2ull << 59) | (1ull << 56) | 0x3f800000u);  // default fraction 1.0
+  EXPECT_EQ(v[2], (2ull << 62) | (3ull << 59) | (2ull << 56) | 256u);
+  EXPECT_EQ(v[3], 0x1234567890ull);
+  EXPECT_EQ(v[4] & 0xffffffffu, 1u | 2u | 4u | 8u | 16u);
+  EXPECT_EQ(v[4] >> 32, 0u);  // sh is at shared offset 0
+  EXPECT_EQ(v[5], 0u);
+}
+
+TEST(Data, LineOperationsAreCheckedAndB128Rejected) {
+  for (const char* body : {"applypriority.global.L2::evict_normal [%rd_in+64], 128;", "discard.global.L2 [%rd_in+512], 128;"}) {
+    Harness h;
+    h.load(kernel_ptx(body));
+    uint64_t din = h.buffer(std::vector<uint32_t>(128, 0));
+    auto r = h.launch("k", {1}, {1}, {arg(uint64_t{0}), arg(din)});
+    EXPECT_FALSE(r.ok) << body;
+    EXPECT_NE(r.error.find("128-byte global"), std::string::npos) << r.error;
+  }
+  for (const char* body : {".reg .b128 %q;\nld.global.b128 %q, [%rd_in];", ".reg .b128 %q;\nmov.b128 %q, {%rd1, %rd2};"}) {
+    Device dev;
+    std::string diags;
+    EXPECT_FALSE(dev.load_module(kernel_ptx(body), "t.ptx", &diags)) << body;
+    EXPECT_NE(diags.find("128"), std::string::npos) << diags;
+  }
+}
+
+}  // namespace
+}  // namespace ptxvm::test
