@@ -29,6 +29,7 @@ struct LaunchConfig {
   unsigned threads = 0;       // host threads running CTAs; 0: every core
   uint64_t step_limit = 0;    // 0: none; else stop a warp after this many steps (runaway loops)
   bool cooperative = false;   // all CTAs co-resident, as cudaLaunchCooperativeKernel (grid sync)
+  double watchdog_seconds = 0;  // 0: none; else stop with a report after this long (livelocks)
 };
 
 // One kernel argument: the bytes of the parameter, as the kernel declares it (§5.1.6.1).

@@ -1,6 +1,8 @@
 #include "exec/engine.h"
 
 #include <bit>
+#include <chrono>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -187,6 +189,9 @@ std::optional<FaultReport> run(Launch& launch) {
     r.kernel = launch.kernel->name;
     r.cta = cta.id;
     r.message = f.describe();
+    if (!w)
+      for (const Warp& candidate : cta.warps)
+        if ((candidate.alive & ~candidate.exited) && !w) w = &candidate;
     if (w) {
       const lower::Op& op = launch.program->ops[w->current_pc];
       r.warp = w->index;
@@ -204,9 +209,28 @@ std::optional<FaultReport> run(Launch& launch) {
   // on a flag another resident CTA sets makes progress; a cooperative launch keeps the whole
   // grid resident (grid-wide synchronisation through global memory).
   size_t residency = launch.cooperative ? (ctas + nthreads - 1) / nthreads : kResidentCtas;
+  auto started = std::chrono::steady_clock::now();
+  auto watchdog_expired = [&] {
+    return launch.watchdog_seconds > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >
+               launch.watchdog_seconds;
+  };
+  auto seconds_text = [&] {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%g", launch.watchdog_seconds);
+    return std::string(buf);
+  };
   auto worker = [&](unsigned host_thread) {
     std::vector<std::unique_ptr<Cta>> resident;
     while (!stop.load()) {
+      if (watchdog_expired() && !resident.empty()) {
+        record_fault(mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
+                                     "watchdog: the launch ran longer than " + seconds_text() +
+                                         " s (a thread may be waiting for something that never "
+                                         "happens)"},
+                     *resident.front(), nullptr);
+        return;
+      }
       while (resident.size() < residency) {
         uint64_t i = next.fetch_add(1);
         if (i >= ctas) break;

@@ -69,6 +69,7 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
   l.global = &impl_->device->global;
   l.step_limit = config.step_limit;
+  l.watchdog_seconds = config.watchdog_seconds;
   l.params.bytes.assign(f->param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const lower::Param& p = f->params[i];

@@ -245,6 +245,25 @@ TEST(Faults, RunawayLoopHitsTheStepLimit) {
   EXPECT_NE(r.error.find("step limit exceeded"), std::string::npos) << r.error;
 }
 
+TEST(Faults, WatchdogStopsALivelock) {
+  // Every thread waits for a flag nobody sets: no barrier is involved, so only the watchdog
+  // can tell; the report names the kernel and a waiting thread's line.
+  Harness h;
+  h.load(kernel_ptx("W:\nld.volatile.global.u32 %r1, [%rd_out];\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra W;"));
+  uint64_t out = h.buffer(std::vector<uint32_t>(1, 0));
+  LaunchConfig c;
+  c.grid = {2};
+  c.block = {32};
+  c.threads = 1;
+  c.watchdog_seconds = 0.2;
+  LaunchResult r = h.module->launch("k", c, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("kernel 'k' stopped: deadlock: watchdog: the launch ran longer than"),
+            std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("ran longer than 0.2 s"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("at test.ptx:1"), std::string::npos) << r.error;  // inside the W loop
+}
+
 TEST(Api, LaunchValidation) {
   Harness h;
   h.load(kernel_ptx(""));

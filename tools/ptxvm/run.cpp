@@ -112,6 +112,7 @@ int run(const fs::path& manifest_path, fs::path out_dir) {
   if (m.contains("shared_bytes")) cfg.shared_bytes = m["shared_bytes"].get<uint32_t>();
   if (m.contains("threads")) cfg.threads = m["threads"].get<unsigned>();
   if (m.contains("cooperative")) cfg.cooperative = m["cooperative"].get<bool>();
+  if (m.contains("timeout_s")) cfg.watchdog_seconds = m["timeout_s"].get<double>();
   if (m.contains("model") && m["model"] != "sm90" && m["model"] != "exact")
     throw Invalid("'model' must be \"sm90\" or \"exact\"");
 
