@@ -52,11 +52,16 @@ private:
     for (uint32_t n = 0; n < kWarpSlice; ++n) {
       uint32_t runnable = w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting;
       if (!runnable) return progressed;
-      uint32_t pc = choose_pc(w, runnable);
-      uint32_t group = 0;
-      for_lanes(runnable, [&](int lane) {
-        if (w.pc[lane] == pc) group |= 1u << lane;
-      });
+      uint32_t pc, group;
+      if (!select_converged(w, runnable, pc)) {
+        pc = choose_pc(w, runnable);
+        group = 0;
+        for_lanes(runnable, [&](int lane) {
+          if (w.pc[lane] == pc) group |= 1u << lane;
+        });
+      } else {
+        group = runnable;
+      }
       const lower::Op& op = ops[pc];
       uint32_t exec = group;
       if (op.guard != lower::kNoReg) {
@@ -64,7 +69,8 @@ private:
         exec &= op.guard_negated ? ~p : p;
       }
       w.recent |= group;
-      for_lanes(group, [&](int lane) { w.pc[lane] = pc + 1; });
+      for (int lane = 0; lane < 32; ++lane)  // branch-free so that it vectorises
+        w.pc[lane] = (group >> lane) & 1u ? pc + 1 : w.pc[lane];
       w.current_pc = pc;
       w.group = group;
       uint32_t parked = w.sync_waiting;
@@ -79,6 +85,18 @@ private:
       if (done(w)) return true;
     }
     return progressed;
+  }
+
+  // The fast path: every runnable lane at one PC (a converged warp) and no lanes owed a turn.
+  static bool select_converged(Warp& w, uint32_t runnable, uint32_t& pc) {
+    if (w.favored) return false;
+    uint32_t first = w.pc[std::countr_zero(runnable)];
+    uint32_t differ = 0;
+    for (int lane = 0; lane < 32; ++lane) differ |= ((runnable >> lane) & 1u) & (w.pc[lane] != first);
+    if (differ) return false;
+    pc = first;
+    ++w.streak;  // the fairness window keeps counting (choose_pc)
+    return true;
   }
 
   // The lowest PC among runnable lanes reconverges structured code. Every kGroupStreak ops the
