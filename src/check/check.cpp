@@ -3,6 +3,7 @@
 #include "check/declarations.h"
 #include "check/names.h"
 #include "front/parser.h"
+#include "isa/check.h"
 
 namespace ptxvm::check {
 
@@ -11,6 +12,8 @@ std::optional<ast::Module> check_source(const SourceFile& file, Diagnostics& dia
   if (!m) return std::nullopt;
   check_names(*m, diags);
   check_declarations(*m, diags);
+  if (diags.has_errors()) return std::nullopt;
+  isa::check_module(*m, diags);  // every instruction against its row of the ISA table
   if (diags.has_errors()) return std::nullopt;
   return m;
 }

@@ -1,4 +1,5 @@
-// The checking pipeline behind `ptxvm check`: parse, resolve names, apply the ISA's rules.
+// The checking pipeline behind `ptxvm check`: parse, resolve names, check declarations, then
+// every instruction against the ISA table (src/isa).
 #pragma once
 
 #include <optional>

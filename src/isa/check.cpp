@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "isa/fragments.h"
 #include "isa/suggest.h"
 #include "isa/types.h"
 
@@ -123,8 +124,8 @@ const char* kind_word(char k) {
 class OperandChecker {
 public:
   OperandChecker(const Bound& b, const Context& ctx, std::vector<Problem>& out,
-                 const ast::Instruction& inst)
-      : b_(b), f_(*b.family), ctx_(ctx), out_(out), inst_(inst) {}
+                 const ast::Instruction& inst, bool sized)
+      : b_(b), f_(*b.family), ctx_(ctx), out_(out), inst_(inst), sized_(sized) {}
 
   void run() {
     const auto& specs = f_.operands;
@@ -151,7 +152,10 @@ public:
       return;
     }
     size_t extra = n - required, next = 0;
-    for (const Operand& o : specs) {
+    if (sized_) sizes_ = fragment_sizes(b_);
+    for (size_t slot = 0; slot < specs.size(); ++slot) {
+      const Operand& o = specs[slot];
+      slot_ = slot;
       if (o.present_if ? !o.present_if->eval(b_.binding) : (plain_optional(o) && extra == 0))
         continue;
       if (plain_optional(o)) --extra;
@@ -166,6 +170,12 @@ private:
   const Context& ctx_;
   std::vector<Problem>& out_;
   const ast::Instruction& inst_;
+  bool sized_;                                 // check fragment sizes
+  std::optional<std::vector<unsigned>> sizes_; // fragment sizes per operand slot
+  size_t slot_ = 0;                            // the slot being checked
+
+  // The size the current `v*` operand must have, 0 for any.
+  size_t fragment_size() const { return sizes_ && slot_ < sizes_->size() ? (*sizes_)[slot_] : 0; }
 
   void error(SourceLoc loc, std::string msg) { out_.push_back({loc, std::move(msg)}); }
 
@@ -216,7 +226,7 @@ private:
     case 'p':
       if (!sym && !(e.kind == ast::Expr::Kind::Unary && e.uop == ast::UnaryOp::Not))
         return bad(op, pos, spec);
-      if (!sym) return type(*e.kids[0], spec, pos);
+      if (!sym) return e.kids.empty() ? bad(op, pos, spec) : type(*e.kids[0], spec, pos);
       break;
     case 'l':
     case 's':
@@ -264,14 +274,17 @@ private:
       if (op.kind == K::Expr) type(*op.expr, spec, pos);
       return;
     case 'v':
-      return vector(op, spec, pos, spec.any_size ? 0 : spec.vec ? spec.vec : vec_size());
+      return vector(op, spec, pos,
+                    spec.any_size ? fragment_size()
+                    : spec.vec    ? spec.vec
+                                  : vec_size());
     case 'x':
       if (size_t n = vec_size()) return vector(op, spec, pos, n);
       if (op.kind == K::Vector) return vector(op, spec, pos, 1); // `{%r1}` names one register
       return scalar(op, spec, pos);
     case 't':
       if (op.kind == K::Pair) {
-        if (op.elems[0].kind == K::Expr) type(*op.elems[0].expr, spec, pos);
+        if (!op.elems.empty() && op.elems[0].kind == K::Expr) type(*op.elems[0].expr, spec, pos);
         return;
       }
       return scalar(op, spec, pos);
@@ -343,7 +356,8 @@ namespace {
 // Every problem of one bound form: qualifiers, then operands.
 std::vector<Problem> problems_of(const Bound& b, const ast::Instruction& inst, const Context& ctx) {
   std::vector<Problem> out = check_qualifiers(b, ctx, inst.loc);
-  OperandChecker(b, ctx, out, inst).run();
+  // Fragment sizes follow from the shape and types, so they are checked only for a valid form.
+  OperandChecker(b, ctx, out, inst, out.empty()).run();
   return out;
 }
 

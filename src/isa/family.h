@@ -23,7 +23,7 @@
 
 namespace ptxvm::isa {
 
-// The spec file a row cites (/work/shared/spec/README.md).
+// The spec file a row cites (/work/shared/spec/README.md); the value is the file's number.
 enum class Spec : uint8_t { Manual = 1, Tcgen05 = 0, WgmmaSp = 2, Digest = 3, Wmma = 4 };
 const char* spec_file(Spec s);
 

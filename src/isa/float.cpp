@@ -8,7 +8,7 @@ namespace {
 Row arith(const char* m, const char* sec) {
   return {m,
           sec,
-          "rnd? .rn .rz .rm .rp; ftz? .ftz; sat? .sat; type .f32 .f64 .f32x2",
+          "rnd? .rn* .rz .rm .rp; ftz? .ftz; sat? .sat; type .f32 .f64 .f32x2",
           "d:type, a:type, a:type",
           "1.0 sm_20",
           {{"type=.f32x2", "8.6 sm_100"}},

@@ -17,4 +17,4 @@ namespace ptxvm::isa {
 // fixed by the shape; nullopt for families without such vectors.
 std::optional<std::vector<unsigned>> fragment_sizes(const Bound& b);
 
-}  // namespace ptxvm::isa
+} // namespace ptxvm::isa

@@ -9,7 +9,7 @@ namespace {
 Row arith(const char* m, const char* sec) {
   return {m,
           sec,
-          "rnd? .rn; ftz? .ftz; sat? .sat; type .f16 .f16x2 .bf16 .bf16x2",
+          "rnd? .rn*; ftz? .ftz; sat? .sat; type .f16 .f16x2 .bf16 .bf16x2",
           "d:type, a:type, a:type",
           "4.2 sm_53",
           {{"type=.bf16,.bf16x2", "7.8 sm_90"}},

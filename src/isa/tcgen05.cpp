@@ -103,7 +103,7 @@ std::vector<Row> tcgen05() {
       {"tcgen05.ld",
        "9.7.16.8.3",
        std::string("sync .sync; aligned .aligned; ") + kLdShapes + "; pack? .pack::16b; type .b32",
-       "v*, m, i?",
+       "v*, m, i?[shape=.16x32bx2]",
        kTcgen05,
        {},
        {{"num-limit", "(shape=.16x128b => num!=.x128) && (shape=.16x256b => num!=.x64,.x128)",
@@ -114,7 +114,7 @@ std::vector<Row> tcgen05() {
        "sync .sync; aligned .aligned; shape .32x32b .16x32bx2; num .x1 .x2 .x4 .x8 .x16 .x32 .x64 "
        ".x128; op .min .max; "
        "abs? .abs; nan? .NaN; type .f32 .u32 .s32",
-       "v*, d:type, m, i?",
+       "v*, d:type, m, i?[shape=.16x32bx2]",
        "8.8 sm_110a sm_110f sm_103f",
        {},
        {{"abs-nan-f32", "abs || nan => type=.f32", ".abs and .NaN apply to .f32"}},
@@ -123,7 +123,7 @@ std::vector<Row> tcgen05() {
        "9.7.16.8.4",
        std::string("sync .sync; aligned .aligned; ") + kLdShapes +
            "; unpack? .unpack::16b; type .b32",
-       "m, z, z?",
+       "m, i?[shape=.16x32bx2], v*",
        kTcgen05,
        {},
        {{"num-limit", "(shape=.16x128b => num!=.x128) && (shape=.16x256b => num!=.x64,.x128)",

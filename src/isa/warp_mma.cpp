@@ -250,7 +250,7 @@ std::vector<Row> warp_mma() {
        "sync .sync; aligned .aligned; shape .m8n8 .m16n16 .m8n16; num .x1 .x2 .x4; trans? .trans; "
        "ss? .shared .shared::cta; "
        "type .b16 .b8 .b8x16; src_fmt? .b6x16_p32 .b4x16_p64",
-       "e, m",
+       "v*, m",
        "6.5 sm_75",
        {{"ss=.shared::cta", "7.8 sm_75"},
         {"shape=.m16n16,.m8n16 || type=.b8,.b8x16 || src_fmt",
@@ -266,7 +266,7 @@ std::vector<Row> warp_mma() {
        "9.7.14.5.16",
        "sync .sync; aligned .aligned; shape .m8n8 .m16n8; num .x1 .x2 .x4; trans? .trans; ss? "
        ".shared .shared::cta; type .b16 .b8",
-       "m, e",
+       "m, v*",
        "7.8 sm_90",
        {{"shape=.m16n8 || type=.b8", "8.6 sm_100a sm_110a sm_120a sm_100f sm_110f sm_120f"}},
        {{"shape-type", "(shape=.m8n8 => type=.b16) && (shape=.m16n8 => type=.b8 && trans)",

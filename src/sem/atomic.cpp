@@ -27,9 +27,9 @@ using lower::Op;
 using mem::GuestFault;
 using mem::Space;
 
-// The new memory value from the old one, operand b and (for .cas) c; `flush` asks for f32
-// subnormal flushing (atom.add.f32 on global memory).
-using Combine = uint64_t (*)(uint64_t old, uint64_t b, uint64_t c, bool flush);
+// The new memory value from the old one, operand b and (for .cas) c; `global`: the address is
+// in global memory, where floating-point adds behave differently (below).
+using Combine = uint64_t (*)(uint64_t old, uint64_t b, uint64_t c, bool global);
 
 // ---- bit-size and integer operations (§9.7.13.5 "Semantics") ----
 uint64_t op_and(uint64_t o, uint64_t b, uint64_t, bool) { return o & b; }
@@ -58,19 +58,30 @@ uint64_t op_minmax(uint64_t o, uint64_t b, uint64_t, bool) {
 // ---- floating point ----
 // .add rounds to nearest even (§9.7.13.5). "atom.add.f32 on global memory flushes subnormal
 // inputs and results to sign-preserving zero; on shared memory it keeps them" — done per the
-// space the address resolves to. NaN results are the canonical NaN, as for add (§9.7.3.3).
+// space the address resolves to, for the vector forms too. .f32, .f16 and .bf16 NaN results
+// are the canonical NaN, as for add (§9.7.3.3). All of this matches an H200 bit for bit on
+// every pair of the edge values in tests/sem/atomic_test.cpp, global and shared.
 uint32_t flush_f32(uint32_t x) { return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x; }
-uint64_t add_f32(uint64_t o, uint64_t b, uint64_t, bool flush) {
+uint64_t add_f32(uint64_t o, uint64_t b, uint64_t, bool global) {
   auto x = static_cast<uint32_t>(o), y = static_cast<uint32_t>(b);
-  if (flush) x = flush_f32(x), y = flush_f32(y);
+  if (global) x = flush_f32(x), y = flush_f32(y);
   float s = std::bit_cast<float>(x) + std::bit_cast<float>(y);
   if (std::isnan(s)) return 0x7fffffffu;
   uint32_t r = std::bit_cast<uint32_t>(s);
-  return flush ? flush_f32(r) : r;
+  return global ? flush_f32(r) : r;
 }
-uint64_t add_f64(uint64_t o, uint64_t b, uint64_t, bool) {
-  double s = std::bit_cast<double>(o) + std::bit_cast<double>(b);
-  return std::isnan(s) ? 0x7fffffffffffffffull : std::bit_cast<uint64_t>(s);
+// .f64 NaNs as an H200 (sm_90) gives them, which the ISA leaves open. In global memory a NaN
+// operand b comes back unchanged (not even quieted), else memory's NaN; in shared memory
+// memory's NaN comes first and either is quieted. Inf + -Inf gives 0xfff8000000000000.
+uint64_t add_f64(uint64_t o, uint64_t b, uint64_t, bool global) {
+  constexpr uint64_t kQuiet = uint64_t{1} << 51;
+  double x = std::bit_cast<double>(o), y = std::bit_cast<double>(b);
+  if (global && std::isnan(y)) return b;
+  if (global && std::isnan(x)) return o;
+  if (std::isnan(x)) return o | kQuiet;
+  if (std::isnan(y)) return b | kQuiet;
+  double s = x + y;
+  return std::isnan(s) ? 0xfff8000000000000ull : std::bit_cast<uint64_t>(s);
 }
 
 // 16-bit formats (.noftz: subnormals kept). The f64 sum of two f16 or bf16 values rounds once
@@ -101,11 +112,11 @@ struct Half {
     return (kMax ? x > y : x < y) ? a : b;
   }
 };
-template <const numeric::Format& F, uint16_t (*G)(uint16_t, uint16_t)>
+template <uint16_t (*G)(uint16_t, uint16_t)>
 uint64_t half1(uint64_t o, uint64_t b, uint64_t, bool) {
   return G(static_cast<uint16_t>(o), static_cast<uint16_t>(b));
 }
-template <const numeric::Format& F, uint16_t (*G)(uint16_t, uint16_t)>
+template <uint16_t (*G)(uint16_t, uint16_t)>
 uint64_t half2(uint64_t o, uint64_t b, uint64_t, bool) {
   uint64_t lo = G(static_cast<uint16_t>(o), static_cast<uint16_t>(b));
   uint64_t hi = G(static_cast<uint16_t>(o >> 16), static_cast<uint16_t>(b >> 16));
@@ -113,7 +124,7 @@ uint64_t half2(uint64_t o, uint64_t b, uint64_t, bool) {
 }
 
 // op.aux2 layout: the instruction's space, the element count, and flags.
-constexpr uint64_t kCountShift = 8, kHasDest = 1u << 16, kCas = 1u << 17, kGlobalFtz = 1u << 18;
+constexpr uint64_t kCountShift = 8, kHasDest = 1u << 16, kCas = 1u << 17;
 
 // Where a generic address points (§6.4.1.1); atomics need .global or .shared (§9.7.13.5).
 Space resolve(Space s, uint64_t address) {
@@ -132,7 +143,7 @@ const Arg& element(const Arg& a, uint32_t i) { return a.kind == ArgKind::Vector 
 template <typename T>
 void atomic(Warp& w, const Op& op, uint32_t m) {
   auto combine = reinterpret_cast<Combine>(op.aux);
-  bool has_dest = op.aux2 & kHasDest, cas = op.aux2 & kCas, global_ftz = op.aux2 & kGlobalFtz;
+  bool has_dest = op.aux2 & kHasDest, cas = op.aux2 & kCas;
   auto space = static_cast<Space>(op.aux2 & 0xff);
   auto n = static_cast<uint32_t>((op.aux2 >> kCountShift) & 0xff);
   const Arg& d = op.args[0];
@@ -148,14 +159,13 @@ void atomic(Warp& w, const Op& op, uint32_t m) {
                            " memory (§9.7.13.5: only .global and .shared)"};
     }
     uint8_t* p = w.access(space, addr, static_cast<uint32_t>(sizeof(T) * n), l);
-    bool flush = global_ftz && where == Space::Global;
     uint64_t bv[8];  // read before d is written: d may name the registers of b
     for (uint32_t i = 0; i < n; ++i) bv[i] = w.get<T>(element(b, i), l);
     uint64_t cv = cas ? w.get<T>(op.args[3], l) : 0;
     for (uint32_t i = 0; i < n; ++i) {
       std::atomic_ref<T> ref(*reinterpret_cast<T*>(p + i * sizeof(T)));
       T old = ref.load();
-      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, bv[i], cv, flush)))) {
+      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, bv[i], cv, where == Space::Global)))) {
       }
       if (has_dest && (n == 1 || d.kind == ArgKind::Vector)) w.set<T>(element(d, i), l, old);
     }
@@ -164,8 +174,8 @@ void atomic(Warp& w, const Op& op, uint32_t m) {
 
 // The combine function for an operation and type the row allows, or null.
 Combine combine_for(const std::string& o, const std::string& t) {
-  using numeric::kBF16;
-  using numeric::kF16;
+  using F16 = Half<numeric::kF16>;
+  using BF16 = Half<numeric::kBF16>;
   if (o == ".and") return op_and;
   if (o == ".or") return op_or;
   if (o == ".xor") return op_xor;
@@ -176,10 +186,10 @@ Combine combine_for(const std::string& o, const std::string& t) {
   if (o == ".add") {
     if (t == ".f32") return add_f32;
     if (t == ".f64") return add_f64;
-    if (t == ".f16") return half1<kF16, Half<kF16>::add>;
-    if (t == ".bf16") return half1<kBF16, Half<kBF16>::add>;
-    if (t == ".f16x2") return half2<kF16, Half<kF16>::add>;
-    if (t == ".bf16x2") return half2<kBF16, Half<kBF16>::add>;
+    if (t == ".f16") return half1<F16::add>;
+    if (t == ".bf16") return half1<BF16::add>;
+    if (t == ".f16x2") return half2<F16::add>;
+    if (t == ".bf16x2") return half2<BF16::add>;
     return op_add;
   }
   bool max = o == ".max";
@@ -187,10 +197,10 @@ Combine combine_for(const std::string& o, const std::string& t) {
   if (t == ".s32") return max ? op_minmax<int32_t, true> : op_minmax<int32_t, false>;
   if (t == ".u64") return max ? op_minmax<uint64_t, true> : op_minmax<uint64_t, false>;
   if (t == ".s64") return max ? op_minmax<int64_t, true> : op_minmax<int64_t, false>;
-  if (t == ".f16") return max ? half1<kF16, Half<kF16>::minmax<true>> : half1<kF16, Half<kF16>::minmax<false>>;
-  if (t == ".bf16") return max ? half1<kBF16, Half<kBF16>::minmax<true>> : half1<kBF16, Half<kBF16>::minmax<false>>;
-  if (t == ".f16x2") return max ? half2<kF16, Half<kF16>::minmax<true>> : half2<kF16, Half<kF16>::minmax<false>>;
-  if (t == ".bf16x2") return max ? half2<kBF16, Half<kBF16>::minmax<true>> : half2<kBF16, Half<kBF16>::minmax<false>>;
+  if (t == ".f16") return max ? half1<F16::minmax<true>> : half1<F16::minmax<false>>;
+  if (t == ".bf16") return max ? half1<BF16::minmax<true>> : half1<BF16::minmax<false>>;
+  if (t == ".f16x2") return max ? half2<F16::minmax<true>> : half2<F16::minmax<false>>;
+  if (t == ".bf16x2") return max ? half2<BF16::minmax<true>> : half2<BF16::minmax<false>>;
   return nullptr;
 }
 
@@ -213,8 +223,7 @@ bool select_atomic(const isa::Bound& b, Op& op, std::string& why) {
   }
   uint64_t n = vec == ".v2" ? 2 : vec == ".v4" ? 4 : vec == ".v8" ? 8 : 1;
   op.aux = reinterpret_cast<uint64_t>(f);
-  op.aux2 = static_cast<uint64_t>(space) | n << kCountShift | (kAtom ? kHasDest : 0) | (o == ".cas" ? kCas : 0) |
-            (o == ".add" && t == ".f32" ? kGlobalFtz : 0);
+  op.aux2 = static_cast<uint64_t>(space) | n << kCountShift | (kAtom ? kHasDest : 0) | (o == ".cas" ? kCas : 0);
   if (t == ".b16" || t == ".f16" || t == ".bf16") op.fn = &atomic<uint16_t>;
   else if (t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64") op.fn = &atomic<uint64_t>;
   else op.fn = &atomic<uint32_t>;

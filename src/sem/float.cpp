@@ -3,8 +3,8 @@
 // with .rn .rz .rm .rp) computes the exact result with integer arithmetic and rounds it once
 // through src/numeric's encoder: no host floating-point environment is involved.
 // .ftz flushes subnormal inputs and results to sign-preserving zero; .sat clamps to [0, 1]
-// (NaN gives +0); NaN results are the canonical NaN (sm_90: 0x7fffffff for f32, 0x7fff for
-// f16/bf16, 0x7fffffffffffffff for f64; tests/hw/float).
+// (NaN gives +0). NaN results as sm_90 writes them (tests/hw/float): the canonical NaN for
+// f32 (0x7fffffff) and f16/bf16 (0x7fff); f64 propagates a NaN operand (see arith).
 // The .approx forms follow the ISA's error bounds (tests/sem/float_hw_test.cpp reports how
 // often they match the H200 bit for bit).
 #include <bit>
@@ -27,7 +27,7 @@ enum Kind : unsigned { Add, Sub, Mul, Fma, Div, Sqrt };
 constexpr uint64_t kFtz = 8, kSat = 16, kNan = 32, kXorsignAbs = 64, kRelu = 128;
 
 constexpr uint64_t kQuiet64 = uint64_t{1} << 51;
-bool is_nan64(uint64_t v) { return (v & ~(uint64_t{1} << 63)) > 0x7ff0000000000000ull; }
+inline bool is_nan64(uint64_t v) { return (v & ~(uint64_t{1} << 63)) > 0x7ff0000000000000ull; }
 
 namespace {
 
@@ -375,7 +375,9 @@ void div_approx(Warp& w, const Op& op, uint32_t mask) {
 }
 
 // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 (§9.7.3.14, §9.7.3.17): the function of the
-// upper word of a (1.11.20), result in the upper word, lower word zero. Subnormals flush.
+// upper word of a (1.11.20), truncated to the upper word, lower word zero (sm_90's word is at
+// most one unit above this). Subnormals flush; a NaN result is 0x7fffffff00000000 (the ISA's
+// canonical NaN for these forms).
 template <bool kRsqrt>
 void approx_f64(Warp& w, const Op& op, uint32_t mask) {
   for_lanes(mask, [&](int l) {
@@ -384,16 +386,20 @@ void approx_f64(Warp& w, const Op& op, uint32_t mask) {
     if (std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0, x);
     double r = kRsqrt ? 1.0 / std::sqrt(x) : 1.0 / x;
     if (std::fpclassify(r) == FP_SUBNORMAL) r = std::copysign(0.0, r);
-    uint64_t d = std::isnan(r) ? 0x7fffffffffffffffull : std::bit_cast<uint64_t>(r);
-    w.set<uint64_t>(op.args[0], l, d & 0xffffffff00000000ull);
+    const uint64_t d = std::bit_cast<uint64_t>(r) & 0xffffffff00000000ull;
+    w.set<uint64_t>(op.args[0], l, std::isnan(r) ? 0x7fffffff00000000ull : d);
   });
 }
 
-// rsqrt.approx.f64: 1/sqrt(a) within the f64 rounding of the host's exact sqrt.
+// rsqrt.approx.f64: 1/sqrt(a) in host double arithmetic (within 1 ulp of sm_90's software
+// sequence); NaN results follow the f64 NaN rules of arith.
 void rsqrt_f64(Warp& w, const Op& op, uint32_t mask) {
   for_lanes(mask, [&](int l) {
-    const double r = 1.0 / std::sqrt(w.get<double>(op.args[1], l));
-    w.set<uint64_t>(op.args[0], l, std::isnan(r) ? 0x7fffffffffffffffull : std::bit_cast<uint64_t>(r));
+    const uint64_t a = w.get<uint64_t>(op.args[1], l);
+    const double r = 1.0 / std::sqrt(std::bit_cast<double>(a));
+    // NaN: a NaN a quieted, else the invalid-operation NaN (as arith).
+    const uint64_t nan = fp::is_nan64(a) ? a | fp::kQuiet64 : 0xfff8000000000000ull;
+    w.set<uint64_t>(op.args[0], l, std::isnan(r) ? nan : std::bit_cast<uint64_t>(r));
   });
 }
 

@@ -66,7 +66,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
   size_t count_arg = first + 1;
   if (op.args.size() > count_arg + (reduce ? 1 : 0)) b.expected = w.get<uint32_t>(op.args[count_arg], lane);
   if (reduce) {
-    if (b.arrived == 0) {  // a new generation
+    if (b.arrived == 0 || b.red_waiting.empty()) {  // a new generation (or one bar.sync began)
       b.red_count = b.red_arrived = 0;
       b.red_waiting.assign(w.cta->warps.size(), 0);
     }

@@ -52,7 +52,8 @@ void bar_warp_sync(Warp& w, const Op& op, uint32_t m) {
   w.sync_waiting &= ~elsewhere;
 }
 
-// shfl.sync.mode.b32 d[|p], a, b, c, membermask, as the pseudo-code of §9.7.9.6; aux: mode
+// shfl.sync.mode.b32 d[|p], a, b, c, membermask, as the pseudo-code of §9.7.9.6 (an H200
+// agrees on every lane of the 100 (b, c) pairs per mode of tests/sem/warp_test.cpp); aux: mode
 // 0 up, 1 down, 2 bfly, 3 idx. A source lane that does not run the op supplies its register
 // as it stands (the ISA leaves that value undefined).
 void shfl(Warp& w, const Op& op, uint32_t m) {
@@ -165,8 +166,8 @@ void redux_f32(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-// elect.sync d|p, membermask (§9.7.13.14): the lowest lane of the mask that runs the op leads;
-// the same mask elects the same leader every time.
+// elect.sync d|p, membermask (§9.7.13.14): the lowest lane of the mask that runs the op leads,
+// as on an H200; the same mask elects the same leader every time.
 void elect(Warp& w, const Op& op, uint32_t m) {
   uint32_t member = membermask(w, op.args[1], m);
   if (!converge(w, member)) return;

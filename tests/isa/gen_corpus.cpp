@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "isa/fragments.h"
 #include "isa/table.h"
 #include "isa/types.h"
 #include "sample.h"
@@ -86,20 +87,6 @@ private:
   std::map<std::string, int> counts_;
 };
 
-int shape_dim(const std::string& shape, char which) { // ".m16n8k16" -> M, N or K
-  size_t p = shape.find(which, 1);
-  return p == std::string::npos ? 0 : std::atoi(shape.c_str() + p + 1);
-}
-
-int bits_of(const std::string& t) {
-  if (t == ".f16" || t == ".bf16") return 16;
-  if (t == ".tf32") return 32;
-  if (t == ".f64") return 64;
-  if (t == ".s4" || t == ".u4") return 4;
-  if (t == ".b1") return 1;
-  return 8; // .s8 .u8 and the fp8/fp6/fp4 types in 8-bit containers
-}
-
 std::string val(const Bound& b, const char* axis) {
   const std::string* v = b.value(axis);
   return v ? *v : std::string();
@@ -108,38 +95,25 @@ std::string val(const Bound& b, const char* axis) {
 std::string acc_reg(const std::string& t) {
   return t == ".f16" ? ".b32" : t;
 }
-int acc_count(const std::string& t, int elems) {
-  return t == ".f16" ? elems / 2 : elems;
-}
 
 // Operands of the matrix families, whose fragment sizes follow the shape and types.
 std::optional<std::string> matrix_operands(const Bound& b, Kernel& k) {
   const std::string& m = b.family->mnemonic;
-  std::string shape = val(b, "shape");
+  std::optional<std::vector<unsigned>> sizes = fragment_sizes(b);
+  auto n = [&](size_t i) { return static_cast<int>(sizes ? (*sizes)[i] : 1); };
   if (m == "mma" || m == "mma.sp" || m == "mma.sp::ordered_metadata") {
-    int M = shape_dim(shape, 'm'), N = shape_dim(shape, 'n'), K = shape_dim(shape, 'k');
-    std::string at = val(b, "atype"), dt = val(b, "dtype"), ct = val(b, "ctype");
-    bool sparse = m != "mma";
-    int ka = sparse ? K / 2 : K;
-    int a = at == ".f64" ? M * ka / 32 : M * ka * bits_of(at) / 1024;
-    int bb = at == ".f64" ? N * K / 32 : N * K * bits_of(at) / 1024;
-    if (shape == ".m8n8k4" && at == ".f16") a = 2, bb = 2;
-    int cd = M * N / 32;
-    if (shape == ".m8n8k4" && at == ".f16") cd = 8;
-    std::string ab = at == ".f64" ? ".f64" : ".b32";
-    std::string s = k.vec(acc_reg(dt), acc_count(dt, cd)) + ", " + k.vec(ab, std::max(a, 1)) +
-                    ", " + k.vec(ab, std::max(bb, 1)) + ", " +
-                    k.vec(acc_reg(ct), acc_count(ct, cd));
-    if (sparse) s += ", " + k.reg(".b32") + ", 0";
+    std::string ab = val(b, "atype") == ".f64" ? ".f64" : ".b32";
+    std::string s = k.vec(acc_reg(val(b, "dtype")), n(0)) + ", " + k.vec(ab, n(1)) + ", " +
+                    k.vec(ab, n(2)) + ", " + k.vec(acc_reg(val(b, "ctype")), n(3));
+    if (m != "mma") s += ", " + k.reg(".b32") + ", 0";
     if (b.value("block_scale"))
       s += ", " + k.reg(".b32") + ", {0, 0}, " + k.reg(".b32") + ", {0, 0}";
     return s;
   }
   if (m == "wgmma.mma_async" || m == "wgmma.mma_async.sp") {
-    int N = shape_dim(shape, 'n');
-    std::string at = val(b, "atype"), dt = val(b, "dtype");
-    int d = dt == ".f16" ? N / 4 : N / 2;
-    std::string s = k.vec(acc_reg(dt), d) + ", " + k.reg(".b64") + ", " + k.reg(".b64");
+    std::string at = val(b, "atype");
+    std::string s =
+        k.vec(acc_reg(val(b, "dtype")), n(0)) + ", " + k.reg(".b64") + ", " + k.reg(".b64");
     if (m == "wgmma.mma_async.sp") s += ", " + k.reg(".b32") + ", 0";
     s += ", " + k.reg(".pred");
     if (at != ".s8" && at != ".u8" && at != ".b1") s += ", 1, 1";
@@ -147,54 +121,19 @@ std::optional<std::string> matrix_operands(const Bound& b, Kernel& k) {
     return s;
   }
   if (m.rfind("wmma.", 0) == 0) {
-    auto frag = [&](const std::string& which, const std::string& t) -> std::pair<std::string, int> {
-      std::string sh = shape;
-      if (which == "c" || which == "d") {
-        if (t == ".f64") return {".f64", 2};
-        if (t == ".s32") return {".s32", sh == ".m8n8k32" || sh == ".m8n8k128" ? 2 : 8};
-        if (t == ".f16") return {".b32", 4};
-        return {".f32", 8};
-      }
-      if (t == ".f64") return {".f64", 1};
-      if (t == ".f16") return {".b32", 8};
-      if (t == ".tf32") return {".b32", 4};
-      if (t == ".bf16")
-        return {".b32", sh == ".m16n16k16" ? 4 : ((which == "a") == (sh == ".m32n8k16")) ? 8 : 2};
-      if (t == ".s8" || t == ".u8")
-        return {".b32", sh == ".m16n16k16" ? 2 : ((which == "a") == (sh == ".m32n8k16")) ? 4 : 1};
-      return {".b32", 1};
+    // Register types of the fragments: 32-bit containers for inputs, the accumulator's type.
+    auto acc = [&](const std::string& t) { return t == ".f16" ? std::string(".b32") : t; };
+    auto in = [&](const std::string& t) {
+      return t == ".f64" ? std::string(".f64") : std::string(".b32");
     };
     if (m == "wmma.load") {
-      auto [rt, n] = frag(val(b, "frag").substr(1), val(b, "type"));
-      return k.vec(rt, n) + ", " + k.addr();
+      std::string frag = val(b, "frag"), t = val(b, "type");
+      return k.vec(frag == ".c" ? acc(t) : in(t), n(0)) + ", " + k.addr();
     }
-    if (m == "wmma.store") {
-      auto [rt, n] = frag("d", val(b, "type"));
-      return k.addr() + ", " + k.vec(rt, n);
-    }
-    std::string at = val(b, "atype");
-    if (at.empty()) at = ".f16";
-    auto [dr, dn] = frag("d", val(b, "dtype"));
-    auto [ar, an] = frag("a", at);
-    auto [br, bn] = frag("b", at);
-    auto [cr, cn] = frag("c", val(b, "ctype"));
-    return k.vec(dr, dn) + ", " + k.vec(ar, an) + ", " + k.vec(br, bn) + ", " + k.vec(cr, cn);
-  }
-  if (m == "ldmatrix" || m == "stmatrix") {
-    int n = std::atoi(val(b, "num").c_str() + 2);
-    std::string r = k.vec(".b32", shape == ".m16n16" ? 2 * n : n);
-    return m == "ldmatrix" ? r + ", " + k.addr() : k.addr() + ", " + r;
-  }
-  if (m == "tcgen05.ld" || m == "tcgen05.st" || m == "tcgen05.ld.red") {
-    int n = std::atoi(val(b, "num").c_str() + 2);
-    std::string sh = val(b, "shape");
-    if (sh == ".16x128b") n *= 2;
-    if (sh == ".16x256b") n *= 4;
-    std::string split = sh == ".16x32bx2" ? ", 0" : "";
-    std::string r = k.vec(".b32", n);
-    if (m == "tcgen05.ld") return r + ", " + k.addr() + split;
-    if (m == "tcgen05.ld.red") return r + ", " + k.reg(val(b, "type")) + ", " + k.addr() + split;
-    return k.addr() + split + ", " + r;
+    if (m == "wmma.store") return k.addr() + ", " + k.vec(acc(val(b, "type")), n(1));
+    std::string at = val(b, "atype").empty() ? ".f16" : val(b, "atype");
+    return k.vec(acc(val(b, "dtype")), n(0)) + ", " + k.vec(in(at), n(1)) + ", " +
+           k.vec(in(at), n(2)) + ", " + k.vec(acc(val(b, "ctype")), n(3));
   }
   if (m.rfind("tcgen05.mma", 0) == 0) {
     bool sp = m.find(".sp") != std::string::npos;
@@ -266,7 +205,9 @@ std::optional<std::string> operands(const Bound& b, Kernel& k, int mistype = -1)
   const Family& f = *b.family;
   std::string out;
   int pos = 0;
-  for (const Operand& o : f.operands) {
+  std::optional<std::vector<unsigned>> sizes = fragment_sizes(b);
+  for (size_t slot = 0; slot < f.operands.size(); ++slot) {
+    const Operand& o = f.operands[slot];
     if (o.present_if ? !o.present_if->eval(b.binding) : o.optional) continue;
     std::string t = o.type_axis >= 0  ? val(b, f.axes[o.type_axis].name.c_str())
                     : o.types.empty() ? "*"
@@ -368,11 +309,15 @@ void generate(const Family& f, Writer& w) {
     auto ops = operands(b, k, mistype);
     if (!ops) return;
     std::string o = *ops;
-    if (count_delta < 0) {
+    if (count_delta == 2) { // a fragment-size mutant: the first vector loses its last register
+      size_t close = o.find('}'), comma = o.rfind(", ", close);
+      if (close == std::string::npos || comma == std::string::npos || comma < o.find('{')) return;
+      o.erase(comma, close - comma);
+    } else if (count_delta < 0) {
       size_t comma = o.rfind(", ");
       if (comma == std::string::npos || o.find('{') != std::string::npos) return;
       o = o.substr(0, comma);
-    } else if (count_delta > 0) {
+    } else if (count_delta == 1) {
       o += (o.empty() ? "" : ", ") + k.reg(".b32");
     }
     std::string line = spelled(b) + (o.empty() ? "" : " " + o);
@@ -390,6 +335,7 @@ void generate(const Family& f, Writer& w) {
     if (forms.size() == 1) {
       emit(*b, "operand-count", "sm_100a", kVersion, -1, -1);
       emit(*b, "operand-count", "sm_100a", kVersion, -1, +1);
+      if (fragment_sizes(*b)) emit(*b, "fragment-size", "sm_100a", kVersion, -1, 2);
       for (int i = 0; i < 2; ++i) emit(*b, "operand-type", "sm_100a", kVersion, i);
     }
   }

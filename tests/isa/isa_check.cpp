@@ -1,14 +1,13 @@
-// isa_check [--verdicts] FILE...: parses each PTX file and runs the ISA checker (src/isa/check.h)
-// alone, printing its diagnostics; exit status 1 when any file is rejected. With --verdicts it
-// prints `FILE<TAB>accept|reject<TAB>first message` per file on stdout instead. Used by the
-// differential test (differential.py) so that the ISA stage is measured on its own.
+// isa_check [--verdicts] FILE...: runs the whole `ptxvm check` pipeline (check::check_source:
+// parse, names, declarations, ISA table) on each PTX file, printing its diagnostics; exit status
+// 1 when any file is rejected. With --verdicts it prints `FILE<TAB>accept|reject<TAB>first
+// message` per file on stdout instead, for the differential test (differential.py).
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "front/parser.h"
-#include "isa/check.h"
+#include "check/check.h"
 
 int main(int argc, char** argv) {
   int status = 0;
@@ -24,8 +23,7 @@ int main(int argc, char** argv) {
     ss << in.rdbuf();
     ptxvm::SourceFile file(argv[i], ss.str());
     ptxvm::Diagnostics diags(file);
-    auto module = ptxvm::front::parse_module(file, diags);
-    if (module) ptxvm::isa::check_module(*module, diags);
+    ptxvm::check::check_source(file, diags);
     if (diags.has_errors()) status = 1;
     if (!verdicts) {
       std::fputs(diags.render().c_str(), stderr);

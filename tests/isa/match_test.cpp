@@ -43,6 +43,15 @@ TEST(Match, BindsQualifiersToAxes) {
   EXPECT_EQ(b->str(), "add.sat.s32");
 }
 
+TEST(Match, DefaultsFillAbsentAxes) {
+  auto b = bind_only(inst("add", {".f32"})); // §9.7.3.3: the default rounding is .rn
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(b->is("rnd", ".rn"));
+  EXPECT_EQ(b->written & (uint64_t{1} << b->family->axis("rnd")), 0u);
+  EXPECT_EQ(spelling(*b), "add.f32");
+  EXPECT_EQ(b->str(), "add.rn.f32");
+}
+
 TEST(Match, RepeatedTypesBindInOrder) {
   auto b = bind_only(inst(
       "mma", {".sync", ".aligned", ".m16n8k16", ".row", ".col", ".f32", ".f16", ".f16", ".f32"}));
@@ -166,6 +175,20 @@ TEST(Check, OperandCountAndKind) {
             "(001_23fdd5978b24a3ed.txt)\n");
   EXPECT_EQ(one(check_ptx("  ld.global.f32 %f1, %rd1;")),
             "operand 2 of ld must be an address [..] — §9.7.9.8 (001_23fdd5978b24a3ed.txt)\n");
+}
+
+TEST(Check, FragmentSizesFollowShapeAndTypes) {
+  std::string ok = "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+                   "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};";
+  EXPECT_TRUE(check_ptx(ok).empty());
+  EXPECT_EQ(one(check_ptx("  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+                          "{%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8};")),
+            "operand 2 of mma must be a vector of 4 elements, not 2 — §9.7.14.5.14 "
+            "(001_23fdd5978b24a3ed.txt)\n");
+  EXPECT_EQ(
+      one(check_ptx("  tcgen05.ld.sync.aligned.16x128b.x2.b32 {%r1, %r2}, [%r3];", "sm_100a")),
+      "operand 1 of tcgen05.ld must be a vector of 4 elements, not 2 — §9.7.16.8.3 "
+      "(000_70a4b524dfe259fa.txt)\n");
 }
 
 TEST(Check, OperandTypesFollowTheRelaxedRules) {

@@ -187,12 +187,25 @@ TEST(Atomic, AddF32FlushesSubnormalsOnlyInGlobalMemory) {
 TEST(Atomic, AddF64) {
   std::vector<uint64_t> v = {0, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
                              0x7fefffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull,
-                             0x0000000000000001ull, 0x8000000000000003ull, 0x3ca0000000000000ull, 0x4340000000000000ull};
+                             0x0000000000000001ull, 0x8000000000000003ull, 0x3ca0000000000000ull, 0x4340000000000000ull,
+                             0x7ff0000000000001ull, 0xfff8000000000000ull, 0x0010000000000000ull, 0x8010000000000000ull};
   auto [m, b] = all_pairs(v);
-  check<uint64_t>("add.f64", m, b, [](uint64_t x, uint64_t y) {
-    double s = std::bit_cast<double>(x) + std::bit_cast<double>(y);
-    return std::isnan(s) ? 0x7fffffffffffffffull : std::bit_cast<uint64_t>(s);
-  });
+  // NaNs as recorded on an H200. Global memory: b's NaN as is, else memory's. Shared memory:
+  // memory's NaN first, either quieted. Inf + -Inf gives 0xfff8000000000000.
+  auto ref = [](bool global) {
+    return [global](uint64_t x, uint64_t y) -> uint64_t {
+      constexpr uint64_t kQuiet = uint64_t{1} << 51;
+      double dx = std::bit_cast<double>(x), dy = std::bit_cast<double>(y);
+      if (global && std::isnan(dy)) return y;
+      if (global && std::isnan(dx)) return x;
+      if (std::isnan(dx)) return x | kQuiet;
+      if (std::isnan(dy)) return y | kQuiet;
+      double s = dx + dy;
+      return std::isnan(s) ? 0xfff8000000000000ull : std::bit_cast<uint64_t>(s);
+    };
+  };
+  check<uint64_t>("add.f64", m, b, ref(true), {".global", "generic"});
+  check<uint64_t>("add.f64", m, b, ref(false), {".shared", "generic-shared"});
 }
 
 // f16 and bf16 references: the sum in float (exact up to one rounding, and float has

@@ -50,12 +50,13 @@ std::vector<Recorded> read_set(const std::string& set) {
   const std::string cmd = "python3 -c \"import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())\" '" +
                           kDir + "/cvt_" + set + ".bin.xz'";
   std::string data;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) data.append(buf, n);
-    pclose(p);
-  }
+  for (int attempt = 0; attempt < 3 && data.empty(); ++attempt)  // a loaded host may fail a fork
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+      char buf[1 << 16];
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, p)) > 0) data.append(buf, n);
+      if (pclose(p) != 0) data.clear();
+    }
   std::vector<Recorded> r;
   size_t pos = 0;
   auto take = [&](void* dst, size_t n) {

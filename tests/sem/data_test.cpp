@@ -199,6 +199,11 @@ TEST(Data, HintsPoliciesAndSpaceQueries) {
       "selp.u32 %r1, 1, 0, %p1;\nselp.u32 %r2, 2, 0, %p2;\nselp.u32 %r3, 4, 0, %p3;\nselp.u32 %r4, 8, 0, %p4;\n"
       "selp.u32 %r5, 16, 0, %p5;\nselp.u32 %r6, 32, 0, %p6;\nselp.u32 %r7, 64, 0, %p7;\nselp.u32 %r8, 128, 0, %p8;\n"
       "selp.u32 %r9, 256, 0, %p9;\n"
+      "mov.u64 %rd12, out;\ncvta.param.u64 %rd13, %rd12;\nisspacep.param %p10, %rd13;\n"
+      "isspacep.param::entry %p11, %rd13;\nisspacep.global %p12, %rd13;\nisspacep.shared %p13, %rd13;\n"
+      "selp.u32 %r10, 512, 0, %p10;\nselp.u32 %r11, 1024, 0, %p11;\nselp.u32 %r12, 2048, 0, %p12;\n"
+      "selp.u32 %r13, 4096, 0, %p13;\nor.b32 %r9, %r9, %r10;\nor.b32 %r9, %r9, %r11;\nor.b32 %r9, %r9, %r12;\n"
+      "or.b32 %r9, %r9, %r13;\n"
       "or.b32 %r20, %r1, %r2;\nor.b32 %r20, %r20, %r3;\nor.b32 %r20, %r20, %r4;\nor.b32 %r20, %r20, %r5;\n"
       "or.b32 %r20, %r20, %r6;\nor.b32 %r20, %r20, %r7;\nor.b32 %r20, %r20, %r8;\nor.b32 %r20, %r20, %r9;\n"
       "cvta.to.shared.u64 %rd9, %rd6;\ncvta.to.global.u64 %rd10, %rd_in;\nsub.s64 %rd11, %rd10, %rd_in;\n"
@@ -213,9 +218,31 @@ TEST(Data, HintsPoliciesAndSpaceQueries) {
   EXPECT_EQ(v[1], (1ull << 62) | (2ull << 59) | (1ull << 56) | 0x3f800000u);  // default fraction 1.0
   EXPECT_EQ(v[2], (2ull << 62) | (3ull << 59) | (2ull << 56) | 256u);
   EXPECT_EQ(v[3], 0x1234567890ull);
-  EXPECT_EQ(v[4] & 0xffffffffu, 1u | 2u | 4u | 8u | 16u);
+  // The parameter window lies inside the global one (§9.7.9.19).
+  EXPECT_EQ(v[4] & 0xffffffffu, 1u | 2u | 4u | 8u | 16u | 512u | 1024u | 2048u);
   EXPECT_EQ(v[4] >> 32, 0u);  // sh is at shared offset 0
   EXPECT_EQ(v[5], 0u);
+}
+
+TEST(Data, AccessesAreCheckedForAlignmentAndBounds) {
+  struct Case {
+    const char* body;
+    const char* expect;
+  };
+  for (const Case& c : {Case{"ld.global.v2.u32 {%r1, %r2}, [%rd_in+4];", "misaligned 8-byte global"},
+                        Case{"ld.relaxed.gpu.global.u64 %rd1, [%rd_in+4];", "misaligned 8-byte global"},
+                        Case{"st.global.v4.f32 [%rd_in+8], {%f1, %f2, %f3, %f4};", "misaligned 16-byte global"},
+                        Case{"ld.global.nc.u32 %r1, [%rd_in+64];", "out-of-bounds 4-byte global"},
+                        Case{".shared .align 4 .b32 s[4];\nst.shared.u32 [s+16], 1;", "out-of-bounds 4-byte shared"},
+                        Case{"ldu.global.u32 %r1, [0];", "out-of-bounds 4-byte global"},
+                        Case{"st.volatile.global.u16 [%rd_in+1], %h1;", "misaligned 2-byte global"}}) {
+    Harness h;
+    h.load(kernel_ptx(c.body));
+    uint64_t din = h.buffer(std::vector<uint32_t>(16, 0));
+    auto r = h.launch("k", {1}, {1}, {arg(uint64_t{0}), arg(din)});
+    EXPECT_FALSE(r.ok) << c.body;
+    EXPECT_NE(r.error.find(c.expect), std::string::npos) << r.error;
+  }
 }
 
 TEST(Data, LineOperationsAreCheckedAndB128Rejected) {

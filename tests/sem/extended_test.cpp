@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "harness.h"
-#include <fstream>  // PROBE-ONLY
 
 namespace ptxvm::test {
 namespace {
@@ -43,18 +42,6 @@ std::vector<uint64_t> run_rows(const std::string& body, const std::vector<uint64
   uint64_t dout = h.buffer(std::vector<uint64_t>(blocks * kBlock * k_out, 0));
   LaunchResult r = h.launch("k", {static_cast<uint32_t>(blocks)}, {kBlock}, {arg(dout), arg(din)});
   EXPECT_TRUE(r.ok) << r.error;
-  if (const char* dir = std::getenv("PTXVM_DUMP_DIR")) {  // PROBE-ONLY
-    static int n = 0;
-    std::string base = std::string(dir) + "/" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" + std::to_string(n++);
-    std::ofstream(base + ".ptx") << kernel_ptx("mov.u32 %r60, %tid.x;\nmov.u32 %r61, %ctaid.x;\nmov.u32 %r62, %ntid.x;\n"
-                    "mad.lo.u32 %r63, %r61, %r62, %r60;\n"
-                    "mul.wide.u32 %rd60, %r63, " + std::to_string(8 * k_in) + ";\nadd.s64 %rd61, %rd_in, %rd60;\n"
-                    "mul.wide.u32 %rd62, %r63, " + std::to_string(8 * k_out) + ";\nadd.s64 %rd63, %rd_out, %rd62;\n" + body, target);
-    std::ofstream(base + ".meta") << blocks << " " << kBlock << " " << k_in << " " << k_out << "\n";
-    std::ofstream(base + ".in", std::ios::binary).write(reinterpret_cast<const char*>(padded.data()), static_cast<std::streamsize>(padded.size() * 8));
-    std::vector<uint64_t> full = h.read<uint64_t>(dout, blocks * kBlock * k_out);
-    std::ofstream(base + ".out", std::ios::binary).write(reinterpret_cast<const char*>(full.data()), static_cast<std::streamsize>(full.size() * 8));
-  }
   std::vector<uint64_t> out = h.read<uint64_t>(dout, blocks * kBlock * k_out);
   out.resize(rows * k_out);
   return out;

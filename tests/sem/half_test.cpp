@@ -187,6 +187,10 @@ TEST(Half, ModifiersOnEdgeValues) {
       {"fma.rn.ftz.f16", 0x0001, 0x3c00, 0x0000, 0x0000},   // subnormal input -> 0
       {"fma.rn.f16", 0x0001, 0x3c00, 0x0000, 0x0001},
       {"fma.rn.ftz.f16", 0x0400, 0x3800, 0x0000, 0x0000},   // 2^-15: subnormal result -> 0
+      {"fma.rn.oob.f16", 0x7ff7, 0x3c00, 0x3c00, 0x0000},   // OOB-NaN a (sm_90's 0x7ff7) -> +0
+      {"fma.rn.oob.bf16", 0x3f80, 0xfff7, 0x3f80, 0x0000},  // ... as b, either sign
+      {"fma.rn.oob.f16", 0x3c00, 0x3c00, 0x7ff7, 0x7fff},   // ... not as c: a NaN like others
+      {"fma.rn.oob.relu.f16", 0x3c00, 0xbc00, 0x0000, 0x0000},
       {"add.f16x2", 0x3c004000, 0x3c00bc00, 0, 0x40003c00},  // element-wise: {2-1, 1+1}
       {"mul.rn.bf16x2", 0x40004040, 0x3f80bf80, 0, 0x4000c040},
       {"min.f16", 0x7e00, 0x3c00, 0, 0x3c00},               // NaN operand: the other

@@ -18,7 +18,8 @@ const char* kPrologue =
     "add.s64 %rd4, %rd_in, %rd3;\nld.global.u32 %r6, [%rd4];\nld.global.u32 %r7, [%rd4+4];\n"
     "and.b32 %r8, %r4, 31;\n";
 
-// The §9.7.9.6 pseudo-code for lane `lane` with a[] the lanes' inputs.
+// The §9.7.9.6 pseudo-code for lane `lane` with a[] the lanes' inputs (an H200 gives the same d
+// and p for every lane and configuration of ShflEveryModeAgainstPseudoCode).
 std::pair<uint32_t, bool> shfl_ref(int mode, int lane, uint32_t b, uint32_t c, const uint32_t* a) {
   int bval = static_cast<int>(b & 31), cval = static_cast<int>(c & 31), segmask = static_cast<int>((c >> 8) & 31);
   int max_lane = (lane & segmask) | (cval & ~segmask), min_lane = lane & segmask, j = 0;
