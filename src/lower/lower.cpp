@@ -91,6 +91,7 @@ std::optional<SpecialReg> special_of(const std::string& name) {
       {"%current_graph_exec", SpecialReg::CurrentGraphExec}};
   if (auto it = kMap.find(name); it != kMap.end()) return it->second;
   if (name.rfind("%envreg", 0) == 0) return SpecialReg::Envreg;
+  if (name.rfind("%reserved_smem_offset_", 0) == 0) return SpecialReg::ReservedSmemBegin;
   if (name.rfind("%pm", 0) == 0) return name.size() > 4 && name.substr(name.size() - 3) == "_64"
                                              ? SpecialReg::Pm64 : SpecialReg::Pm;
   return std::nullopt;
@@ -280,7 +281,8 @@ private:
   }
 
   void register_decl(const VarDecl& d, const Declarator& n) {
-    uint32_t width = std::max<uint32_t>(1, d.vector);
+    // A .b128 register takes two slots (low half first), like a .v2.b64 (§5.2.1).
+    uint32_t width = std::max<uint32_t>(1, d.vector) * (d.type == ".b128" ? 2 : 1);
     uint32_t count = n.range ? static_cast<uint32_t>(*n.range) : 1;
     Symbol s;
     s.count = n.range ? count : 0;
@@ -493,7 +495,9 @@ private:
   }
 
   bool operands(const ast::Instruction& in, const isa::Bound& b, Op& op) {
-    std::string ss = b.value("ss") ? *b.value("ss") : "";
+    // The state-space axis is `ss` in ld/st and `space` in atom, red, prefetch, isspacep, ...
+    const std::string* space = b.value("ss") ? b.value("ss") : b.value("space");
+    std::string ss = space ? *space : "";
     for (size_t i = 0; i < in.operands.size(); ++i) {
       Arg a;
       if (!operand(in.operands[i], operand_type(b, i), ss, a)) return false;

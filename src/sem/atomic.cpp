@@ -207,20 +207,11 @@ Combine combine_for(const std::string& o, const std::string& t) {
 template <bool kAtom>
 bool select_atomic(const isa::Bound& b, Op& op, std::string& why) {
   std::string t = axis(b, "type"), o = axis(b, "op"), ss = axis(b, "space"), vec = axis(b, "vec");
-  // A .b128 register is one 64-bit slot in lowering (lower.cpp register_decl), so its value
-  // cannot be held: rejected until registers are 128 bits wide.
-  if (t == ".b128") return unsupported(why, ".b128 atomics (128-bit registers are not lowered)");
+  // .b128 registers take two slots (lower.cpp register_decl); their cas/exch is not written yet.
+  if (t == ".b128") return unsupported(why, ".b128 atomics");
   Combine f = combine_for(o, t);
   if (!f) return unsupported(why, o + t);
   Space space = ss.empty() ? Space::Generic : ss.rfind(".global", 0) == 0 ? Space::Global : Space::Shared;
-  // The lowering resolves `[var]` with no `ss` axis to its generic address; this family names
-  // its space axis `space`, so turn such an address back into one in the named space.
-  Arg& a = op.args[kAtom ? 1 : 0];
-  if (space == Space::Shared && a.kind == ArgKind::Address && a.reg == lower::kNoReg && a.space == Space::Generic &&
-      resolve(Space::Generic, a.imm) == Space::Shared) {
-    a.imm -= mem::kSharedWindow;
-    a.space = space;
-  }
   uint64_t n = vec == ".v2" ? 2 : vec == ".v4" ? 4 : vec == ".v8" ? 8 : 1;
   op.aux = reinterpret_cast<uint64_t>(f);
   op.aux2 = static_cast<uint64_t>(space) | n << kCountShift | (kAtom ? kHasDest : 0) | (o == ".cas" ? kCas : 0);
