@@ -15,16 +15,12 @@
 #include "exec/warp.h"
 #include "numeric/cvt_float.h"
 #include "sem/dispatch.h"
+#include "sem/fp.h"
 #include "sem/registry.h"
 
 namespace ptxvm::sem {
 namespace fp {
 
-// Operation and modifier encoding shared with half.cpp, which declares these functions
-// (the sem directory has no header for them): kind 0 add, 1 sub, 2 mul, 3 fma, 4 div, 5 sqrt;
-// flags bits 0-2 the numeric::Round, 3 .ftz, 4 .sat, 5 .NaN, 6 .xorsign.abs, 7 .relu.
-enum Kind : unsigned { Add, Sub, Mul, Fma, Div, Sqrt };
-constexpr uint64_t kFtz = 8, kSat = 16, kNan = 32, kXorsignAbs = 64, kRelu = 128;
 
 constexpr uint64_t kQuiet64 = uint64_t{1} << 51;
 inline bool is_nan64(uint64_t v) { return (v & ~(uint64_t{1} << 63)) > 0x7ff0000000000000ull; }

@@ -9,16 +9,10 @@
 #include "exec/warp.h"
 #include "numeric/cvt_float.h"
 #include "sem/dispatch.h"
+#include "sem/fp.h"
 #include "sem/registry.h"
 
 namespace ptxvm::sem {
-
-// Defined in float.cpp (shared with §9.7.3; kind and flag encoding documented there).
-namespace fp {
-uint64_t arith(const numeric::Format& f, unsigned kind, uint64_t a, uint64_t b, uint64_t c, uint64_t flags);
-uint64_t minmax(const numeric::Format& f, bool is_max, uint64_t a, uint64_t b, uint64_t flags);
-uint64_t flush_input(const numeric::Format& f, uint64_t bits, bool ftz);
-}  // namespace fp
 
 namespace {
 
@@ -30,9 +24,12 @@ using numeric::kBF16;
 using numeric::kF16;
 using numeric::kF32;
 
-// float.cpp's encoding: kinds and flag bits (bits 0-2 hold the numeric::Round).
-enum Kind : unsigned { kAdd, kSub, kMul, kFma };
-constexpr uint64_t kFtz = 8, kSat = 16, kNan = 32, kXorsignAbs = 64, kRelu = 128;
+using fp::kFtz;
+using fp::kNan;
+using fp::kRelu;
+using fp::kSat;
+using fp::kXorsignAbs;
+constexpr unsigned kAdd = fp::Add, kSub = fp::Sub, kMul = fp::Mul, kFma = fp::Fma;
 
 bool is_nan(const Format& f, uint64_t v) {
   return numeric::decode(f, v).cls == numeric::Class::NaN;

@@ -171,6 +171,7 @@ bool select_lop3(const isa::Bound& b, Op& op, std::string& why) {
   if (op.args.size() < 5 || op.args[4].kind != lower::ArgKind::Imm) return unsupported(why, "immLut must be an immediate");
   op.aux = op.args[4].imm & 0xff;
   if (!b.value("boolop")) {
+    if (op.args[0].kind == lower::ArgKind::Vector) return unsupported(why, "d|p needs .or or .and");
     op.fn = &lop3;
     return true;
   }
