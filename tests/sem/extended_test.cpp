@@ -9,51 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "harness.h"
+#include "rows.h"
 
 namespace ptxvm::test {
 namespace {
 
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
-
-// The row runner of integer_test.cpp (kept per file: each test file stands alone).
-// ---- a row runner: one thread per row of 64-bit input slots, 64-bit output slots ----
-std::string slot(const char* base, size_t k) { return std::string("[") + base + "+" + std::to_string(8 * k) + "]"; }
-std::string in_slot(size_t k) { return slot("%rd61", k); }
-std::string out_slot(size_t k) { return slot("%rd63", k); }
-
-// Runs `body` once per row: row i's `k_in` inputs are at in_slot(0..), its `k_out` outputs at
-// out_slot(0..) (zeroed before the launch). Returns the outputs, row-major.
-std::vector<uint64_t> run_rows(const std::string& body, const std::vector<uint64_t>& in, size_t k_in, size_t k_out,
-                               const std::string& target = "sm_90") {
-  constexpr size_t kBlock = 128;
-  size_t rows = in.size() / k_in, blocks = (rows + kBlock - 1) / kBlock;
-  std::vector<uint64_t> padded = in;
-  padded.resize(blocks * kBlock * k_in, 0);
-  Harness h;
-  h.load(kernel_ptx("mov.u32 %r60, %tid.x;\nmov.u32 %r61, %ctaid.x;\nmov.u32 %r62, %ntid.x;\n"
-                    "mad.lo.u32 %r63, %r61, %r62, %r60;\n"
-                    "mul.wide.u32 %rd60, %r63, " + std::to_string(8 * k_in) + ";\nadd.s64 %rd61, %rd_in, %rd60;\n"
-                    "mul.wide.u32 %rd62, %r63, " + std::to_string(8 * k_out) + ";\nadd.s64 %rd63, %rd_out, %rd62;\n" +
-                        body,
-                    target));
-  uint64_t din = h.buffer(padded);
-  uint64_t dout = h.buffer(std::vector<uint64_t>(blocks * kBlock * k_out, 0));
-  LaunchResult r = h.launch("k", {static_cast<uint32_t>(blocks)}, {kBlock}, {arg(dout), arg(din)});
-  EXPECT_TRUE(r.ok) << r.error;
-  std::vector<uint64_t> out = h.read<uint64_t>(dout, blocks * kBlock * k_out);
-  out.resize(rows * k_out);
-  return out;
-}
-
-uint64_t mask_of(int bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-// Edge values of a width: 0, 1, 2, 0x7f..f, 0x80..0, all ones and their neighbours.
-std::vector<uint64_t> edges(int bits) {
-  uint64_t m = mask_of(bits), h = uint64_t{1} << (bits - 1);
-  return {0, 1, 2, 3, 5, h - 2, h - 1, h, h + 1, m - 1, m, 0x55555555'55555555 & m, 0xaaaaaaaa'aaaaaaaa & m};
-}
 
 std::vector<uint64_t> random_rows(size_t width, size_t n, int bits, uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -10,41 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "harness.h"
+#include "rows.h"
 
 namespace ptxvm::test {
 namespace {
 
 __extension__ typedef __int128 i128;
-
-// The row runner of integer_test.cpp (kept per file: each test file stands alone).
-std::string slot(const char* base, size_t k) { return std::string("[") + base + "+" + std::to_string(8 * k) + "]"; }
-std::string in_slot(size_t k) { return slot("%rd61", k); }
-std::string out_slot(size_t k) { return slot("%rd63", k); }
-
-// Runs `body` once per row: row i's `k_in` inputs are at in_slot(0..), its `k_out` outputs at
-// out_slot(0..) (zeroed before the launch). Returns the outputs, row-major.
-std::vector<uint64_t> run_rows(const std::string& body, const std::vector<uint64_t>& in, size_t k_in, size_t k_out,
-                               const std::string& target = "sm_90") {
-  constexpr size_t kBlock = 128;
-  size_t rows = in.size() / k_in, blocks = (rows + kBlock - 1) / kBlock;
-  std::vector<uint64_t> padded = in;
-  padded.resize(blocks * kBlock * k_in, 0);
-  Harness h;
-  h.load(kernel_ptx("mov.u32 %r60, %tid.x;\nmov.u32 %r61, %ctaid.x;\nmov.u32 %r62, %ntid.x;\n"
-                    "mad.lo.u32 %r63, %r61, %r62, %r60;\n"
-                    "mul.wide.u32 %rd60, %r63, " + std::to_string(8 * k_in) + ";\nadd.s64 %rd61, %rd_in, %rd60;\n"
-                    "mul.wide.u32 %rd62, %r63, " + std::to_string(8 * k_out) + ";\nadd.s64 %rd63, %rd_out, %rd62;\n" +
-                        body,
-                    target));
-  uint64_t din = h.buffer(padded);
-  uint64_t dout = h.buffer(std::vector<uint64_t>(blocks * kBlock * k_out, 0));
-  LaunchResult r = h.launch("k", {static_cast<uint32_t>(blocks)}, {kBlock}, {arg(dout), arg(din)});
-  EXPECT_TRUE(r.ok) << r.error;
-  std::vector<uint64_t> out = h.read<uint64_t>(dout, blocks * kBlock * k_out);
-  out.resize(rows * k_out);
-  return out;
-}
 
 // ---- cases: one instruction `insn %r10{.dsel}, %r1{.asel}, %r2{.bsel}{, %r3}` per output slot ----
 using Ref = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c)>;
