@@ -525,6 +525,11 @@ private:
       for (const ast::Operand& e : o.elems) {
         Arg sub;
         if (!operand(e, type, ss, sub)) return false;
+        if (sub.kind == ArgKind::Vector && o.kind == ast::Operand::Kind::Vector) {
+          // A multi-slot register in braces ({%q0, %q1} of .b128) contributes its slots.
+          for (Arg& slot : sub.elems) a.elems.push_back(std::move(slot));
+          continue;
+        }
         a.elems.push_back(std::move(sub));
       }
       return true;

@@ -161,14 +161,29 @@ void cvta(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
+// mov.b128 (§9.7.9.4): the two 64-bit halves, low first.
+void mov_b128(Warp& w, const Op& op, uint32_t m) {
+  for_lanes(m, [&](int l) {
+    uint64_t lo = w.get<uint64_t>(op.args[1].elems[0], l), hi = w.get<uint64_t>(op.args[1].elems[1], l);
+    w.set<uint64_t>(op.args[0].elems[0], l, lo);
+    w.set<uint64_t>(op.args[0].elems[1], l, hi);
+  });
+}
+
 bool select_mov(const isa::Bound& b, Op& op, std::string& why) {
   std::string t = axis(b, "type");
   if (t == ".pred") {
     op.fn = &mov_pred;
     return true;
   }
-  // A .b128 register is one 64-bit slot in lowering (lower.cpp register_decl).
-  if (t == ".b128") return unsupported(why, "mov.b128 (128-bit registers are not lowered)");
+  // A .b128 register is two 64-bit slots, low half first (lower.cpp register_decl): the operand
+  // arrives as a vector of two, and so does the {lo, hi} brace form.
+  if (t == ".b128") {
+    if (op.args[0].elems.size() != 2 || op.args[1].elems.size() != 2)
+      return unsupported(why, "mov.b128 operands other than .b128 registers or {lo, hi} pairs");
+    op.fn = &mov_b128;
+    return true;
+  }
   bool vector = op.args[0].kind == ArgKind::Vector || op.args[1].kind == ArgKind::Vector;
   if (vector) {
     op.aux = t == ".b16" ? 16 : t == ".b32" ? 32 : 64;
@@ -182,7 +197,14 @@ bool select_mov(const isa::Bound& b, Op& op, std::string& why) {
 template <template <typename> class H, template <typename> class Strong>
 bool select_memory(const isa::Bound& b, Op& op, std::string& why) {
   std::string t = axis(b, "type"), sem = axis(b, "sem");
-  if (t == ".b128") return unsupported(why, ".b128 accesses (128-bit registers are not lowered)");
+  if (t == ".b128") {  // two 64-bit slots per register, one 16-byte aligned access
+    if (b.value("sem") && sem != ".weak") return unsupported(why, "strong .b128 accesses");
+    if (b.value("vec")) return unsupported(why, "vectors of .b128");
+    op.aux2 = static_cast<uint64_t>(space_for(b));
+    op.aux = axis(b, "ss") == ".param" ? 1 : 0;
+    op.fn = &H<uint64_t>::run;
+    return true;
+  }
   op.aux2 = static_cast<uint64_t>(space_for(b));
   op.aux = axis(b, "ss") == ".param" ? 1 : 0;
   bool strong = (!sem.empty() && sem != ".weak") || b.value("mmio");
