@@ -10,12 +10,12 @@ using lower::SpecialReg;
 using mem::GuestFault;
 using mem::Space;
 
-uint8_t* Warp::access(Space space, uint64_t address, uint32_t size, int lane) {
+uint8_t* Warp::access(Space space, uint64_t address, uint32_t size, int lane, bool aligned) {
   auto fail = [&](GuestFault::Kind kind, Space s, std::string detail = {}) -> uint8_t* {
     fault_lane = lane;
     throw GuestFault{kind, s, address, size, std::move(detail)};
   };
-  if (size > 1 && address % size != 0) return fail(GuestFault::Kind::Misaligned, space);
+  if (aligned && size > 1 && address % size != 0) return fail(GuestFault::Kind::Misaligned, space);
   uint64_t offset = address;
   if (space == Space::Generic) {  // §6.4.1.1: windows select the state space
     space = Space::Global;

@@ -117,8 +117,9 @@ public:
     uint64_t base = a.reg == lower::kNoReg ? 0 : slot(a.reg, lane);
     return base + a.imm;
   }
-  // Host pointer for a checked access of `size` bytes; raises mem::GuestFault.
-  uint8_t* access(mem::Space space, uint64_t address, uint32_t size, int lane);
+  // Host pointer for a checked access of `size` bytes; raises mem::GuestFault. `aligned`: the
+  // address must be a multiple of `size` (every PTX access; not the ABI's by-value copies).
+  uint8_t* access(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned = true);
   template <typename T>
   T load(mem::Space space, uint64_t address, int lane) {
     T v;

@@ -138,9 +138,10 @@ CallShape shape(const Op& op) {
 
 // Copies `size` bytes of an argument into the thread's frame at `offset`.
 void put_argument(Warp& w, const Arg& a, uint32_t offset, uint32_t size, int lane) {
-  uint8_t* dst = w.access(Space::Local, offset, size, lane);
+  // By-value copies of the ABI (§7) move whole parameters: only bounds are checked.
+  uint8_t* dst = w.access(Space::Local, offset, size, lane, false);
   if (a.kind == ArgKind::Imm && a.space == Space::Local) {  // a .param variable of the caller
-    std::memmove(dst, w.access(Space::Local, a.imm, size, lane), size);
+    std::memmove(dst, w.access(Space::Local, a.imm, size, lane, false), size);
   } else {
     uint64_t v = w.get<uint64_t>(a, lane);
     std::memcpy(dst, &v, std::min<uint32_t>(size, 8));
@@ -203,7 +204,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
       for (uint32_t r = 0; r < f.reg_count; ++r) frame.saved.push_back(w.slot(f.reg_base + r, l));
       for (const auto& list : {f.params, f.returns})
         for (const lower::Param& prm : list) {
-          const uint8_t* b = w.access(Space::Local, prm.offset, prm.size, l);
+          const uint8_t* b = w.access(Space::Local, prm.offset, prm.size, l, false);
           frame.saved_local.insert(frame.saved_local.end(), b, b + prm.size);
         }
     }
@@ -230,15 +231,15 @@ void ret(Warp& w, const Op&, uint32_t m) {
     const lower::Function& f = p.functions[frame.function];
     for (size_t i = 0; i < frame.copy_back.size() && i < f.returns.size(); ++i) {
       const lower::Param& r = f.returns[i];
-      std::memmove(w.access(Space::Local, frame.copy_back[i], r.size, l),
-                   w.access(Space::Local, r.offset, r.size, l), r.size);
+      std::memmove(w.access(Space::Local, frame.copy_back[i], r.size, l, false),
+                   w.access(Space::Local, r.offset, r.size, l, false), r.size);
     }
     for (size_t r = 0; r < frame.saved.size(); ++r) w.slot(f.reg_base + static_cast<uint32_t>(r), l) = frame.saved[r];
     size_t at = 0;
     for (const auto& list : {f.params, f.returns})
       for (const lower::Param& prm : list) {
         if (at + prm.size > frame.saved_local.size()) break;
-        std::memcpy(w.access(Space::Local, prm.offset, prm.size, l), frame.saved_local.data() + at, prm.size);
+        std::memcpy(w.access(Space::Local, prm.offset, prm.size, l, false), frame.saved_local.data() + at, prm.size);
         at += prm.size;
       }
     w.pc[l] = frame.return_pc;
