@@ -46,6 +46,7 @@ struct Launch {
   mutable std::mutex output_mutex;
   uint64_t step_limit = 0;           // 0: none; else a fault after this many steps of one warp
   bool cooperative = false;          // keep every CTA resident (grid-wide synchronisation)
+  std::array<uint32_t, 32> envreg{};  // %envreg0..31 (§10.27): set by the driver
   double watchdog_seconds = 0;       // 0: none; else a report when the launch runs longer
 };
 

@@ -104,7 +104,8 @@ uint64_t Warp::special(const lower::Arg& a, int lane) const {
   case SpecialReg::ClusterNctaid: return a.component < 3 ? 1 : 0;
   case SpecialReg::ClusterCtarank: return 0;
   case SpecialReg::ClusterNctarank: return 1;
-  default: return 0;  // %envreg*, %pm*, reserved shared-memory offsets: 0 on this device
+  case SpecialReg::Envreg: return l.envreg[a.imm & 31];
+  default: return 0;  // %pm*, reserved shared-memory offsets: 0 on this device
   }
 }
 

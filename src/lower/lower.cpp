@@ -608,6 +608,7 @@ private:
         a.kind = ArgKind::Special;
         a.reg = static_cast<uint32_t>(*sr);
         a.component = e.component.empty() ? 0 : static_cast<uint8_t>(std::string("xyzw").find(e.component[0]));
+        if (*sr == SpecialReg::Envreg) a.imm = std::stoul(e.name.substr(7));  // %envreg<N>
         return true;
       }
       if (e.name == "WARP_SZ") {

@@ -81,8 +81,19 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
     }
     std::memcpy(l.params.bytes.data() + p.offset, args[i].bytes.data(), p.size);
   }
+  // A cooperative launch gets a zeroed grid-synchronisation workspace, whose address CUDA's
+  // cooperative groups read from %envreg1 (high half) and %envreg2 (low half), as the driver
+  // provides it; elsewhere they are 0 and grid.sync() traps, as on the GPU.
+  uint64_t workspace = 0;
+  if (config.cooperative) {
+    workspace = impl_->device->global.allocate(256);
+    l.envreg[1] = static_cast<uint32_t>(workspace >> 32);
+    l.envreg[2] = static_cast<uint32_t>(workspace);
+  }
   l.output = &r.output;
-  if (auto fault = exec::run(l)) {
+  auto fault = exec::run(l);
+  if (workspace) impl_->device->global.free(workspace);
+  if (fault) {
     r.error = fault->render(impl_->program.source_name);
     r.guest_fault = true;
     return r;

@@ -84,8 +84,6 @@ std::string format_printf(Warp& w, const std::string& fmt, uint64_t args, int la
     while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j])) length += fmt[j++];
     if (j >= fmt.size()) break;
     char conv = fmt[j];
-    std::string spec = fmt.substr(i, j - i + 1 - length.size());
-    spec.insert(spec.size() - 1, "");
     std::string flags = fmt.substr(i, j - i - length.size());
     char buf[512];
     switch (conv) {
@@ -111,7 +109,15 @@ std::string format_printf(Warp& w, const std::string& fmt, uint64_t args, int la
       out += buf;
       break;
     }
-    case 's': out += read_string(w, next(8), lane); break;
+    case 's': {  // width and precision apply as in C (`%10s`, `%-6.3s`)
+      std::string str = read_string(w, next(8), lane);
+      int n = snprintf(nullptr, 0, (flags + "s").c_str(), str.c_str());
+      std::string formatted(static_cast<size_t>(std::max(n, 0)) + 1, '\0');
+      snprintf(formatted.data(), formatted.size(), (flags + "s").c_str(), str.c_str());
+      formatted.pop_back();
+      out += formatted;
+      break;
+    }
     case 'p': snprintf(buf, sizeof buf, "0x%" PRIx64, next(8)); out += buf; break;
     default: out += fmt.substr(i, j - i + 1); break;
     }
