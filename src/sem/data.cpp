@@ -119,7 +119,7 @@ struct Load {
       const uint8_t* p = w.access(s, addr, static_cast<uint32_t>(sizeof(T) * n), l);
       for (uint32_t i = 0; i < n; ++i) {
         T v = read<T, kStrong>(p + i * sizeof(T));
-        const Arg& dst = n == 1 ? d : d.elems[i];
+        const Arg& dst = d.kind == ArgKind::Vector ? d.elems[i] : d;  // Triton writes `{ %r1 }`
         // Sub-word loads into wider registers sign- or zero-extend (§9.7.9.8 relaxed typing).
         if constexpr (std::is_signed_v<T>) w.set<int64_t>(dst, l, v);
         else w.set<T>(dst, l, v);
@@ -137,7 +137,8 @@ struct Store {
     for_lanes(m, [&](int l) {
       uint64_t addr = w.address(a, l);
       uint8_t* p = w.access(s, addr, static_cast<uint32_t>(sizeof(T) * n), l);
-      for (uint32_t i = 0; i < n; ++i) write<T, kStrong>(p + i * sizeof(T), w.get<T>(n == 1 ? v : v.elems[i], l));
+      for (uint32_t i = 0; i < n; ++i)
+        write<T, kStrong>(p + i * sizeof(T), w.get<T>(v.kind == ArgKind::Vector ? v.elems[i] : v, l));
     });
   }
 };
