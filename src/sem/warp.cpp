@@ -27,7 +27,14 @@ bool converge(Warp& w, uint32_t member) {
   return false;
 }
 
-uint32_t membermask(Warp& w, const Arg& a, uint32_t m) { return w.get<uint32_t>(a, std::countr_zero(m)); }
+// Each lane names its own membermask (tiles of one warp name different ones): the operation
+// waits for the union, and each lane's result covers the lanes of its own mask.
+uint32_t membermask(Warp& w, const Arg& a, uint32_t m) {
+  uint32_t all = 0;
+  for_lanes(m, [&](int l) { all |= w.get<uint32_t>(a, l); });
+  return all;
+}
+uint32_t lane_members(Warp& w, const Arg& a, int lane, uint32_t m) { return w.get<uint32_t>(a, lane) & m; }
 
 // `d` or the pair `d|p`: writes d (unless `_`) and p.
 void set_pair(Warp& w, const Arg& dst, int l, uint32_t d, bool p) {
@@ -85,9 +92,10 @@ void vote(Warp& w, const Op& op, uint32_t m) {
   for_lanes(m, [&](int l) {
     if (w.pred(op.args[1], l)) ballot |= 1u << l;
   });
-  bool all = ballot == m, any = ballot != 0, uni = all || !any;
   for_lanes(m, [&](int l) {
-    if (op.aux == 3) w.set<uint32_t>(op.args[0], l, ballot);
+    uint32_t lanes = lane_members(w, op.args[2], l, m), b = ballot & lanes;
+    bool all = b == lanes, any = b != 0, uni = all || !any;
+    if (op.aux == 3) w.set<uint32_t>(op.args[0], l, b);
     else w.set_pred(op.args[0], l, op.aux == 0 ? all : op.aux == 1 ? any : uni);
   });
 }
@@ -95,12 +103,11 @@ void vote(Warp& w, const Op& op, uint32_t m) {
 // match.{any,all}.sync.type d[|p], a, membermask (§9.7.13.10); aux: 1 for .all.
 template <typename T>
 void match(Warp& w, const Op& op, uint32_t m) {
-  uint32_t member = membermask(w, op.args[2], m);
-  if (!converge(w, member)) return;
-  uint32_t lanes = member & m;
+  if (!converge(w, membermask(w, op.args[2], m))) return;
   T value[32] = {};
-  for_lanes(lanes, [&](int l) { value[l] = w.get<T>(op.args[1], l); });
+  for_lanes(m, [&](int l) { value[l] = w.get<T>(op.args[1], l); });
   for_lanes(m, [&](int l) {
+    uint32_t lanes = lane_members(w, op.args[2], l, m);
     uint32_t same = 0;
     for_lanes(lanes, [&](int k) {
       if (value[k] == value[l]) same |= 1u << k;
@@ -118,10 +125,14 @@ void activemask(Warp& w, const Op& op, uint32_t m) {
 // `fold(lanes)` gives the result every lane receives.
 template <typename T, typename F>
 void reduce(Warp& w, const Op& op, uint32_t m, F fold) {
-  uint32_t member = membermask(w, op.args[2], m);
-  if (!converge(w, member)) return;
-  T r = fold(member & m);
-  for_lanes(m, [&](int l) { w.set<T>(op.args[0], l, r); });
+  if (!converge(w, membermask(w, op.args[2], m))) return;
+  uint32_t folded_lanes = 0;
+  T r{};
+  for_lanes(m, [&](int l) {
+    uint32_t lanes = lane_members(w, op.args[2], l, m);
+    if (lanes != folded_lanes || !folded_lanes) r = fold(lanes), folded_lanes = lanes;
+    w.set<T>(op.args[0], l, r);
+  });
 }
 template <typename T, int kOp>  // 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor
 void redux(Warp& w, const Op& op, uint32_t m) {
@@ -169,11 +180,12 @@ void redux_f32(Warp& w, const Op& op, uint32_t m) {
 // elect.sync d|p, membermask (§9.7.13.14): the lowest lane of the mask that runs the op leads,
 // as on an H200; the same mask elects the same leader every time.
 void elect(Warp& w, const Op& op, uint32_t m) {
-  uint32_t member = membermask(w, op.args[1], m);
-  if (!converge(w, member)) return;
-  uint32_t lanes = member & m;
-  int leader = lanes ? std::countr_zero(lanes) : -1;
-  for_lanes(m, [&](int l) { set_pair(w, op.args[0], l, static_cast<uint32_t>(leader), l == leader); });
+  if (!converge(w, membermask(w, op.args[1], m))) return;
+  for_lanes(m, [&](int l) {
+    uint32_t lanes = lane_members(w, op.args[1], l, m);
+    int leader = lanes ? std::countr_zero(lanes) : -1;
+    set_pair(w, op.args[0], l, static_cast<uint32_t>(leader), l == leader);
+  });
 }
 
 template <bool kMax>
