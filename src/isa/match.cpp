@@ -2,6 +2,7 @@
 #include "isa/match.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "isa/suggest.h"
 #include "isa/table.h"
@@ -47,13 +48,17 @@ struct Attempt {
   Bound bound;
   std::vector<Problem> problems;
   size_t fixed_matched = 0;
+  std::vector<int> axis_of_qualifier;  // per written qualifier: the axis it bound, -1 if fixed
 };
 
-Attempt try_bind(const ast::Instruction& inst, const Family& f) {
+// `explain`: spell out suggestions (edit distances) in the problems; only worth it for the row
+// whose problems are reported, since most instructions bind to one of several candidate rows.
+Attempt try_bind(const ast::Instruction& inst, const Family& f, bool explain) {
   Attempt at;
   at.bound.family = &f;
   at.bound.binding.value.assign(f.axes.size(), -1);
   at.bound.axis_loc.assign(f.axes.size(), inst.loc);
+  at.axis_of_qualifier.assign(inst.qualifiers.size(), -1);
   std::vector<bool> used(inst.qualifiers.size(), false);
   for (const std::string& fx : f.fixed) {
     for (size_t q = 0; q < inst.qualifiers.size(); ++q) {
@@ -86,6 +91,7 @@ Attempt try_bind(const ast::Instruction& inst, const Family& f) {
       at.bound.binding.value[a] = static_cast<int16_t>(it - vals.begin());
       at.bound.written |= uint64_t{1} << a;
       at.bound.axis_loc[a] = loc_of(q);
+      at.axis_of_qualifier[q] = static_cast<int>(a);
       bound = true;
     }
     if (bound) continue;
@@ -94,9 +100,12 @@ Attempt try_bind(const ast::Instruction& inst, const Family& f) {
                                             f.mnemonic + " (§" + f.section + ")"});
       continue;
     }
-    std::vector<std::string> options;
-    for (const Axis& a : f.axes) options.insert(options.end(), a.values.begin(), a.values.end());
-    std::string near = nearest(tok, options);
+    std::string near;
+    if (explain) {
+      std::vector<std::string> options;
+      for (const Axis& a : f.axes) options.insert(options.end(), a.values.begin(), a.values.end());
+      near = nearest(tok, options);
+    }
     at.problems.push_back({loc_of(q), "unknown qualifier '" + tok + "' for " + f.mnemonic + " (§" +
                                           f.section + ")" +
                                           (near.empty() ? "" : "; did you mean '" + near + "'?")});
@@ -117,9 +126,35 @@ Attempt try_bind(const ast::Instruction& inst, const Family& f) {
   return at;
 }
 
-} // namespace
+// Binding depends only on the opcode and the qualifier spelling, which real modules repeat
+// thousands of times: successful bindings are remembered per spelling (per thread, bounded),
+// with the qualifier ▶ axis map that re-locates them on each instruction.
+struct Remembered {
+  std::vector<Bound> bounds;
+  std::vector<std::vector<int>> axis_of_qualifier;
+};
+constexpr size_t kRememberedSpellings = 4096;
+
+std::vector<Bound> relocate(const Remembered& r, const ast::Instruction& inst) {
+  std::vector<Bound> out = r.bounds;
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].axis_loc.assign(out[i].axis_loc.size(), inst.loc);
+    for (size_t q = 0; q < r.axis_of_qualifier[i].size(); ++q) {
+      int a = r.axis_of_qualifier[i][q];
+      if (a >= 0 && q < inst.qualifier_locs.size()) out[i].axis_loc[static_cast<size_t>(a)] = inst.qualifier_locs[q];
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<Bound> bind_all(const ast::Instruction& inst, std::vector<Problem>& problems) {
+  thread_local std::unordered_map<std::string, Remembered> remembered;
+  std::string key = inst.opcode;
+  for (const std::string& q : inst.qualifiers) key += q;
+  if (auto it = remembered.find(key); it != remembered.end()) return relocate(it->second, inst);
+
   const auto& cands = families_for(inst.opcode);
   if (cands.empty()) {
     std::string near = nearest(inst.opcode, heads());
@@ -128,20 +163,31 @@ std::vector<Bound> bind_all(const ast::Instruction& inst, std::vector<Problem>& 
     return {};
   }
   std::vector<Bound> out;
+  Remembered memo;
   std::optional<Attempt> best;
+  const Family* best_family = nullptr;
   for (const Family* f : cands) {
-    Attempt at = try_bind(inst, *f);
+    Attempt at = try_bind(inst, *f, /*explain=*/false);
     if (at.problems.empty()) {
+      memo.axis_of_qualifier.push_back(at.axis_of_qualifier);
       out.push_back(std::move(at.bound));
       continue;
     }
     if (!out.empty()) continue;
     // Prefer the row that explains the most: more fixed qualifiers matched, then fewer problems.
     if (!best || at.fixed_matched > best->fixed_matched ||
-        (at.fixed_matched == best->fixed_matched && at.problems.size() < best->problems.size()))
+        (at.fixed_matched == best->fixed_matched && at.problems.size() < best->problems.size())) {
       best = std::move(at);
+      best_family = f;
+    }
   }
-  if (out.empty()) problems = std::move(best->problems);
+  if (out.empty()) {
+    problems = try_bind(inst, *best_family, /*explain=*/true).problems;
+    return out;
+  }
+  if (remembered.size() >= kRememberedSpellings) remembered.clear();
+  memo.bounds = out;
+  remembered.emplace(std::move(key), std::move(memo));
   return out;
 }
 
