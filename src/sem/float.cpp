@@ -250,6 +250,27 @@ uint64_t arith(const numeric::Format& f, unsigned k, uint64_t a, uint64_t b, uin
     for (uint64_t v : order.first(k == Kind::Sqrt ? 1 : order.size()))
       if (is_nan64(v)) return v | kQuiet64;
   }
+  // Round-to-nearest without modifiers is the host's own IEEE arithmetic, exact and fast; NaN
+  // results take the sm_90 encodings (f64 NaN operands were handled above).
+  if (m.round == numeric::Round::RN && !m.ftz && !m.sat && !m.relu && (f == numeric::kF32 || f == numeric::kF64)) {
+    auto host = [&](auto x, auto y, auto z) {
+      switch (k) {
+        case Kind::Add: return x + y;
+        case Kind::Sub: return x - y;
+        case Kind::Mul: return x * y;
+        case Kind::Fma: return std::fma(x, y, z);
+        case Kind::Div: return x / y;
+        default: return std::sqrt(x);
+      }
+    };
+    if (f == numeric::kF32) {
+      float r = host(std::bit_cast<float>(static_cast<uint32_t>(a)), std::bit_cast<float>(static_cast<uint32_t>(b)),
+                     std::bit_cast<float>(static_cast<uint32_t>(c)));
+      return std::isnan(r) ? f.nan_bits : std::bit_cast<uint32_t>(r);
+    }
+    double r = host(std::bit_cast<double>(a), std::bit_cast<double>(b), std::bit_cast<double>(c));
+    return std::isnan(r) ? kInvalid64 : std::bit_cast<uint64_t>(r);
+  }
   const Exact x = load(f, a, m.ftz), y = load(f, b, m.ftz);
   switch (k) {
     case Kind::Add: return finish(f, add(x, y, m.round), m);
