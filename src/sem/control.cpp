@@ -21,6 +21,8 @@ using mem::GuestFault;
 using mem::Space;
 
 constexpr uint64_t kFunctionBase = 0x0000'7a00'0000'0000ull;
+// Nested calls per thread before a stack-overflow report.
+constexpr size_t kMaxCallDepth = 4096;
 
 void bra(Warp& w, const Op& op, uint32_t m) {
   uint32_t target = op.args[0].reg;
@@ -198,6 +200,12 @@ void call(Warp& w, const Op& op, uint32_t m) {
     }
     const lower::Function& f = p.functions[target];
     if (!f.defined) return builtin(w, f.name, s, l);
+    if (w.frames[l].size() >= kMaxCallDepth) {  // the GPU's call stack is bounded too
+      w.fault_lane = l;
+      throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, 0, 0,
+                       "call stack overflow: more than " + std::to_string(kMaxCallDepth) +
+                           " nested calls (runaway recursion?) calling '" + f.name + "'"};
+    }
     exec::CallFrame frame;
     frame.return_pc = w.current_pc + 1;
     frame.function = static_cast<uint32_t>(target);

@@ -245,6 +245,15 @@ TEST(Faults, RunawayLoopHitsTheStepLimit) {
   EXPECT_NE(r.error.find("step limit exceeded"), std::string::npos) << r.error;
 }
 
+TEST(Faults, RunawayRecursionIsAStackOverflowReport) {
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n.func forever()\n{\ncall forever, ();\nret;\n}\n"
+         ".visible .entry k()\n{\ncall forever, ();\nret;\n}\n");
+  LaunchResult r = h.launch("k", {1}, {1}, {});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("call stack overflow: more than 4096 nested calls"), std::string::npos) << r.error;
+}
+
 TEST(Faults, WatchdogStopsALivelock) {
   // Every thread waits for a flag nobody sets: no barrier is involved, so only the watchdog
   // can tell; the report names the kernel and a waiting thread's line.
