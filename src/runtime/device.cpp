@@ -50,6 +50,21 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
     r.error = "a CTA has at most 1024 threads; " + std::to_string(threads) + " requested";
     return r;
   }
+  // The limits of an sm_90 device (CUDA C++ Programming Guide, compute capability 9.0): they
+  // also keep a hostile module or manifest from exhausting host memory.
+  constexpr uint64_t kMaxSharedPerCta = 227 * 1024, kMaxLocalPerThread = 512 * 1024;
+  uint64_t shared = uint64_t{impl_->program.shared_bytes} + config.shared_bytes;
+  if (shared > kMaxSharedPerCta) {
+    r.error = "a CTA may use at most " + std::to_string(kMaxSharedPerCta) + " bytes of shared memory; " +
+              std::to_string(shared) + " requested (" + std::to_string(impl_->program.shared_bytes) +
+              " static + " + std::to_string(config.shared_bytes) + " dynamic)";
+    return r;
+  }
+  if (impl_->program.local_bytes > kMaxLocalPerThread) {
+    r.error = "a thread may use at most " + std::to_string(kMaxLocalPerThread) +
+              " bytes of local memory; the module declares " + std::to_string(impl_->program.local_bytes);
+    return r;
+  }
   // As on the GPU, a cooperative grid must fit on the device at once (here: resident CTAs).
   constexpr uint64_t kMaxCooperativeCtas = 1024;
   uint64_t ctas = uint64_t{config.grid.x} * config.grid.y * config.grid.z;

@@ -284,6 +284,11 @@ TEST(Api, LaunchValidation) {
   EXPECT_NE(h.launch("k", {1}, {2048}, {arg(uint64_t{0}), arg(uint64_t{0})}).error.find("at most 1024"),
             std::string::npos);
   EXPECT_THROW(h.dev.copy_to_device(12345, "x", 1), std::out_of_range);
+  LaunchConfig big;
+  big.shared_bytes = 1u << 30;
+  EXPECT_NE(h.module->launch("k", big, {arg(uint64_t{0}), arg(uint64_t{0})}).error.find(
+                "at most 232448 bytes of shared memory"),
+            std::string::npos);
 }
 
 TEST(Api, UnsupportedInstructionIsALoadTimeDiagnostic) {
