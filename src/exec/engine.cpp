@@ -1,5 +1,6 @@
 #include "exec/engine.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -14,8 +15,10 @@ namespace {
 constexpr uint32_t kGroupStreak = 4096;
 // Ops a warp runs before the next warp of its CTA gets a turn.
 constexpr uint32_t kWarpSlice = 2048;
-// CTAs each host thread keeps resident and interleaves (an SM holds up to 32 on sm_90).
+// CTAs each host thread keeps resident and interleaves (an SM holds up to 32 on sm_90), as
+// far as their registers and memory fit in kResidentBytes.
 constexpr size_t kResidentCtas = 16;
+constexpr uint64_t kResidentBytes = uint64_t{256} << 20;
 
 struct Stop {};  // another CTA faulted: unwind quietly
 
@@ -164,6 +167,17 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   }
 }
 
+}  // namespace
+
+uint64_t cta_footprint(const Launch& l) {
+  const lower::Program& p = *l.program;
+  uint64_t threads = l.block.count(), warps = (threads + 31) / 32;
+  return warps * (uint64_t{p.reg_slots} * 32 * 8 + uint64_t{p.pred_regs} * 4 + sizeof(Warp)) +
+         p.shared_bytes + l.dynamic_shared + threads * p.local_bytes;
+}
+
+namespace {
+
 Dim3 unlinear(uint64_t i, Dim3 d) {
   return {static_cast<uint32_t>(i % d.x), static_cast<uint32_t>(i / d.x % d.y),
           static_cast<uint32_t>(i / (uint64_t{d.x} * d.y))};
@@ -226,7 +240,8 @@ std::optional<FaultReport> run(Launch& launch) {
   // Each host thread keeps several CTAs resident and interleaves them, so that a CTA spinning
   // on a flag another resident CTA sets makes progress; a cooperative launch keeps the whole
   // grid resident (grid-wide synchronisation through global memory).
-  size_t residency = launch.cooperative ? (ctas + nthreads - 1) / nthreads : kResidentCtas;
+  size_t residency = launch.cooperative ? (ctas + nthreads - 1) / nthreads
+                                        : std::clamp<size_t>(kResidentBytes / cta_footprint(launch), 1, kResidentCtas);
   auto started = std::chrono::steady_clock::now();
   auto watchdog_expired = [&] {
     return launch.watchdog_seconds > 0 &&

@@ -73,6 +73,9 @@ struct Cta {
   unsigned host_thread = 0;
 };
 
+// Host bytes one resident CTA of `launch` takes: registers, shared and local memory.
+uint64_t cta_footprint(const Launch& launch);
+
 // Runs the whole grid; returns the first fault, if any.
 std::optional<FaultReport> run(Launch& launch);
 

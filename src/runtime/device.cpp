@@ -96,6 +96,15 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
     }
     std::memcpy(l.params.bytes.data() + p.offset, args[i].bytes.data(), p.size);
   }
+  // Host memory: one CTA's state, and a cooperative grid's, must stay within reason.
+  constexpr uint64_t kMaxCtaBytes = uint64_t{1} << 30, kMaxCooperativeBytes = uint64_t{4} << 30;
+  uint64_t footprint = exec::cta_footprint(l);
+  if (footprint > kMaxCtaBytes || (config.cooperative && footprint * ctas > kMaxCooperativeBytes)) {
+    r.error = "the launch needs " + std::to_string(footprint >> 20) + " MiB of host memory per CTA" +
+              (config.cooperative ? " with all " + std::to_string(ctas) + " CTAs resident" : std::string()) +
+              " (registers, shared and local memory); more than ptxvm allows";
+    return r;
+  }
   // A cooperative launch gets a zeroed grid-synchronisation workspace, whose address CUDA's
   // cooperative groups read from %envreg1 (high half) and %envreg2 (low half), as the driver
   // provides it; elsewhere they are 0 and grid.sync() traps, as on the GPU.
