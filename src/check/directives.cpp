@@ -1,6 +1,9 @@
 #include "check/directives.h"
 
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ptxvm::check {
 namespace {
@@ -61,8 +64,14 @@ public:
   DirectiveChecker(const Module& m, Diagnostics& d) : m_(m), diags_(d), sm_(target_sm(m)) {}
 
   void run() {
+    order();
+    for (const TopLevel& t : m_.items)
+      if (t.kind == TopLevel::Kind::Function) functions_.emplace(t.func->name, t.func.get());
     for (const TopLevel& t : m_.items) {
       if (t.kind == TopLevel::Kind::Decl) module_decl(t.decl);
+      if (t.kind == TopLevel::Kind::Alias) alias(t.alias);
+      if (t.kind == TopLevel::Kind::Pragma)
+        for (const std::string& p : t.pragmas) function_scope_pragma(t.loc, p, "at module scope");
       if (t.kind != TopLevel::Kind::Function) continue;
       function(*t.func);
       if (t.func->body) block(*t.func->body);
@@ -70,6 +79,28 @@ public:
   }
 
 private:
+  static bool before(SourceLoc a, SourceLoc b) {
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+  }
+
+  // §11.1: `.version` first, then `.target`. ptxas: "Missing .version directive at start of file"
+  // and "Missing .target directive at start of file". (.address_size keeps no location in the
+  // tree, so its place is not checked here.)
+  void order() {
+    if (!m_.version_loc.valid() || !m_.target_loc.valid()) return;
+    if (before(m_.target_loc, m_.version_loc)) {
+      diags_.error(m_.target_loc, "directive-order: `.target` precedes `.version` — §11.1.1" +
+                                      std::string(kSpec) + "; start the module with .version");
+      return;
+    }
+    for (const TopLevel& t : m_.items)
+      if (t.loc.valid() && before(t.loc, m_.target_loc)) {
+        diags_.error(t.loc, "directive-order: a declaration precedes `.target` — §11.1.2" +
+                                std::string(kSpec) + "; put .target right after .version");
+        return;
+      }
+  }
+
   bool version_below(uint32_t major, uint32_t minor) const {
     return m_.version_major < major || (m_.version_major == major && m_.version_minor < minor);
   }
@@ -80,6 +111,17 @@ private:
       diags_.error(f.name_loc, "noreturn-placement: `.noreturn` on .entry `" + f.name +
                                    "` — ptxas accepts it only on a .func — §11.4.6" + kSpec +
                                    "; remove it");
+    if (f.noreturn && version_below(6, 4))
+      // ptxas: "Feature '.noreturn' requires PTX ISA .version 6.4 or later".
+      diags_.error(f.name_loc, "`.noreturn` needs PTX ISA 6.4 (module has .version " +
+                                   std::to_string(m_.version_major) + "." +
+                                   std::to_string(m_.version_minor) + ") — §11.4.6" + kSpec +
+                                   "; use .version 6.4");
+    if (f.linkage == Linkage::Common)
+      // ptxas: "Parsing error near '.func': syntax error".
+      diags_.error(f.loc, "common-function: `.common` applies to .global variables only, not to "
+                          "function `" + f.name + "` — §11.6.4" + std::string(kSpec) +
+                          "; use .weak or .visible");
     if (f.linkage == Linkage::Extern && f.body)
       // ptxas: "Function definition conflicts with '.extern' declaration for function 'f'".
       diags_.error(f.name_loc, "extern-definition: `.extern` function `" + f.name +
@@ -144,7 +186,16 @@ private:
           diags_.error(n.loc, "entry-parameter-space: kernel parameter `" + n.name + "` is in " +
                                   to_string(p.space) + " — §5.1.6" + kSpec +
                                   "; declare it .param");
-    for (const VarDecl& p : f.params) predicate(p);
+    for (const auto* list : {&f.returns, &f.params})
+      for (const VarDecl& p : *list) {
+        predicate(p);
+        if (f.is_entry || p.space == Space::Param || p.space == Space::Reg) continue;
+        for (const Declarator& n : p.names)
+          // ptxas: "Function parameter 'a' has illegal state space".
+          diags_.error(n.loc, "function-parameter-space: parameter `" + n.name + "` of .func `" +
+                                  f.name + "` is in " + to_string(p.space) + " — §5.1.6.4" +
+                                  kSpec + "; declare it .param (or .reg)");
+      }
   }
 
   void values(const FuncDirective& d, const DirectiveRule& r) {
@@ -174,10 +225,107 @@ private:
       return;
     }
     for (const std::string& s : d.strings)
-      if (s == "enable_smem_spilling")
-        diags_.error(d.loc, "pragma-placement: `.pragma \"enable_smem_spilling\"` is allowed only "
-                            "inside a function body — §11.4.7" + std::string(kSpec) +
-                            "; move it into the body of `" + f.name + "`");
+      function_scope_pragma(d.loc, s, "on the header of `" + f.name + "`");
+  }
+
+  // ptxas: "Pragma 'enable_smem_spilling' is allowed only within function scope", and the same
+  // of "used_bytes_mask" (§14.2; enable_smem_spilling is a ptxas pragma the manual does not list).
+  void function_scope_pragma(SourceLoc loc, const std::string& text, const std::string& where) {
+    std::string word = pragma_word(text);
+    if (word != "enable_smem_spilling" && word != "used_bytes_mask") return;
+    diags_.error(loc, "pragma-placement: `.pragma \"" + text + "\"` " + where +
+                          " — ptxas accepts it only inside a function body — §11.4.7" + kSpec +
+                          "; move it into the body");
+  }
+
+  static std::string pragma_word(const std::string& text) {
+    size_t b = text.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    return text.substr(b, text.find_first_of(" \t", b) - b);
+  }
+
+  // ptxas: "Argument(s) to pragma 'used_bytes_mask' cannot be empty" (§14.2).
+  void body_pragma(const Statement& s) {
+    for (size_t i = 0; i < s.words.size(); ++i)
+      if (pragma_word(s.words[i]) == "used_bytes_mask" &&
+          s.words[i].find_first_not_of(" \t", s.words[i].find("used_bytes_mask") + 15) ==
+              std::string::npos)
+        diags_.error(s.loc, "pragma-argument: `.pragma \"used_bytes_mask\"` needs a mask — §14.2" +
+                                std::string(kSpec) + "; write \"used_bytes_mask 0xf\"");
+  }
+
+  // `.alias a, f` (§11.2.3): `a` is a declaration only, neither is a .entry, and ptxas wants the
+  // two prototypes identical — parameter count, state space, type, array size, alignment and
+  // .noreturn (it accepts different parameter names).
+  void alias(const Alias& al) {
+    auto a = functions_.equal_range(al.alias);
+    auto t = functions_.find(al.target);
+    if (a.first == a.second) {
+      // ptxas: "Unknown symbol 'g'" — the alias must be declared (as a prototype) before.
+      diags_.error(al.loc, "alias-declaration: `.alias " + al.alias + ", " + al.target + "` but `" +
+                               al.alias + "` is not a declared function — §11.2.3" + kSpec +
+                               "; declare `" + al.alias + "` with the prototype of `" + al.target +
+                               "` first");
+      return;
+    }
+    if (t == functions_.end()) return;  // names.cpp reports an undeclared aliasee
+    const Function& target = *t->second;
+    for (auto it = a.first; it != a.second; ++it) {
+      const Function& decl = *it->second;
+      if (decl.body) {
+        // ptxas: "Illegal redefinition of function 'g' as alias".
+        diags_.error(al.loc, "alias-definition: `.alias " + al.alias + ", " + al.target + "` but `" +
+                                 al.alias + "` has a body — §11.2.3" + kSpec +
+                                 "; declare it without a body");
+        return;
+      }
+      if (decl.is_entry || target.is_entry) {
+        // ptxas: "Cannot define alias to entry function 'g'".
+        diags_.error(al.loc, "alias-entry: `.alias " + al.alias + ", " + al.target +
+                                 "` names a .entry — §11.2.3" + kSpec + "; alias .func only");
+        return;
+      }
+    }
+    const Function& decl = *a.first->second;
+    std::string why = prototype_difference(decl, target);
+    if (!why.empty())
+      // ptxas: "Mismatch in prototype of alias 'g' and aliasee 'f'. <what> differ(s)".
+      diags_.error(al.loc, "alias-prototype: `" + al.alias + "` and `" + al.target + "` differ in " +
+                               why + " — §11.2.3" + kSpec + "; declare `" + al.alias +
+                               "` with the prototype of `" + al.target + "`");
+  }
+
+  static std::string prototype_difference(const Function& a, const Function& b) {
+    if (a.noreturn != b.noreturn) return ".noreturn";
+    for (const auto& [x, y] : {std::pair{&a.returns, &b.returns}, std::pair{&a.params, &b.params}}) {
+      std::vector<std::pair<const VarDecl*, const Declarator*>> px, py;
+      for (const VarDecl& d : *x) for (const Declarator& n : d.names) px.push_back({&d, &n});
+      for (const VarDecl& d : *y) for (const Declarator& n : d.names) py.push_back({&d, &n});
+      if (px.size() != py.size()) return "the number of parameters";
+      for (size_t i = 0; i < px.size(); ++i) {
+        const VarDecl &dx = *px[i].first, &dy = *py[i].first;
+        if (dx.space != dy.space) return "the state space of parameter " + std::to_string(i + 1);
+        if (dx.type != dy.type || dx.vector != dy.vector ||
+            dims_of(*px[i].second) != dims_of(*py[i].second))
+          return "the type of parameter " + std::to_string(i + 1);
+        // The alignment compared is the effective one: `.align 4 .b32` equals `.b32` for ptxas.
+        if (dx.align.value_or(type_bytes(dx)) != dy.align.value_or(type_bytes(dy)))
+          return "the alignment of parameter " + std::to_string(i + 1);
+      }
+    }
+    return "";
+  }
+
+  static uint64_t type_bytes(const VarDecl& d) {
+    size_t digits = d.type.find_first_of("0123456789");
+    uint64_t bits = digits == std::string::npos ? 0 : std::stoull(d.type.substr(digits));
+    return bits / 8 * (d.vector ? d.vector : 1);
+  }
+
+  static std::vector<uint64_t> dims_of(const Declarator& n) {
+    std::vector<uint64_t> out;
+    for (const auto& d : n.dims) out.push_back(d && (*d)->kind == Expr::Kind::Int ? (*d)->value : 0);
+    return out;
   }
 
   void module_decl(const VarDecl& d) {
@@ -207,6 +355,7 @@ private:
   void block(const Block& b) {
     for (const Statement& s : b.body) {
       if (s.kind == Statement::Kind::Decl) local_decl(s.decl);
+      if (s.kind == Statement::Kind::Pragma) body_pragma(s);
       if (s.kind == Statement::Kind::Block) block(*s.block);
     }
   }
@@ -244,6 +393,7 @@ private:
   const Module& m_;
   Diagnostics& diags_;
   uint32_t sm_;
+  std::unordered_multimap<std::string, const Function*> functions_;
 };
 
 }  // namespace

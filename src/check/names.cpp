@@ -153,12 +153,7 @@ private:
         for (const SectionItem& it : t.section.items)
           if (!it.label.empty()) debug_labels_.insert(it.label);
         break;
-      case TopLevel::Kind::Alias:
-        if (const SourceLoc* prev = module_->find_local(t.alias.alias))
-          duplicate(t.alias.alias, t.alias.loc, *prev);
-        else
-          module_->add(t.alias.alias, t.alias.loc);
-        break;
+      // `.alias a, f` declares nothing: `a` is an existing prototype (directives.cpp checks it).
       default: break;
       }
     }

@@ -435,13 +435,13 @@ private:
     ctx_.ptx = {static_cast<uint8_t>(m_.version_major), static_cast<uint8_t>(m_.version_minor)};
     if (!known_version(m_.version_major, m_.version_minor))
       diags_.error(m_.version_loc, "unknown PTX ISA version " + ctx_.ptx.str() +
-                                       " — §11.1.3 (001_23fdd5978b24a3ed.txt)");
+                                       " — §11.1.1 (001_23fdd5978b24a3ed.txt)");
     std::optional<Target> target;
     for (const std::string& t : m_.targets) {
       if (t.rfind("sm_", 0) != 0) continue;
       if (target) {
         diags_.error(m_.target_loc,
-                     "more than one sm_ target in .target — §11.1.4 (001_23fdd5978b24a3ed.txt)");
+                     "more than one sm_ target in .target — §11.1.2 (001_23fdd5978b24a3ed.txt)");
         continue;
       }
       target = parse_target(t);
@@ -449,13 +449,13 @@ private:
       if (!min) {
         std::string near = nearest(t, known_target_names());
         diags_.error(m_.target_loc, "unknown target '" + t +
-                                        "' — §11.1.4 (001_23fdd5978b24a3ed.txt)" +
+                                        "' — §11.1.2 (001_23fdd5978b24a3ed.txt)" +
                                         (near.empty() ? "" : "; did you mean " + near + "?"));
         target.reset();
       } else if (ctx_.ptx < *min) {
         diags_.error(m_.target_loc, "`.target " + t + "` needs PTX ISA " + min->str() +
                                         " (module has .version " + ctx_.ptx.str() +
-                                        ") — §11.1.4 (001_23fdd5978b24a3ed.txt); use .version " +
+                                        ") — §11.1.2 (001_23fdd5978b24a3ed.txt); use .version " +
                                         min->str());
       } else if (target->name.rfind("sm_101", 0) == 0 && ctx_.ptx >= Version{9, 0}) {
         diags_.error(m_.target_loc,

@@ -42,6 +42,13 @@ constexpr KnownTarget kTargets[] = {
     {"sm_103f", {8, 8}}, {"sm_110", {9, 0}},  {"sm_110a", {9, 0}}, {"sm_110f", {9, 0}},
     {"sm_120", {8, 7}},  {"sm_120a", {8, 7}}, {"sm_120f", {8, 8}}, {"sm_121", {8, 8}},
     {"sm_121a", {8, 8}}, {"sm_121f", {8, 8}},
+    // Legacy targets: last, so that suggestions prefer current targets;
+    // ptxas 13.0 still accepts them in .target (compiling for a newer -arch).
+    {"sm_10", {1, 0}},   {"sm_11", {1, 0}},   {"sm_12", {1, 2}},   {"sm_13", {1, 2}},
+    {"sm_20", {2, 0}},   {"sm_21", {2, 0}},   {"sm_30", {3, 0}},   {"sm_32", {4, 0}},
+    {"sm_35", {3, 1}},   {"sm_37", {4, 1}},   {"sm_50", {4, 0}},   {"sm_52", {4, 1}},
+    {"sm_53", {4, 2}},   {"sm_60", {5, 0}},   {"sm_61", {5, 0}},   {"sm_62", {5, 0}},
+    {"sm_70", {6, 0}},   {"sm_72", {6, 1}},
 };
 } // namespace
 

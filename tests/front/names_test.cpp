@@ -62,6 +62,14 @@ TEST(Names, FunctionsMayBeDeclaredThenDefined) {
             std::string::npos);
 }
 
+TEST(Names, AliasNamesAnExistingPrototype) {  // §11.2.3
+  std::string text = ".version 8.7\n.target sm_90\n.address_size 64\n"
+                     ".visible .func foo(.param .u32 p)\n{\nret;\n}\n"
+                     ".visible .func bar(.param .u32 p);\n.alias bar, foo;\n"
+                     ".visible .entry k()\n{\n.param .u32 a;\nst.param.u32 [a], 1;\ncall bar, (a);\nret;\n}\n";
+  EXPECT_EQ(check(text), "ok");
+}
+
 TEST(Names, ExternVariablesMayBeRedeclared) {
   std::string head = ".version 8.7\n.target sm_90\n";
   EXPECT_EQ(check(head + ".extern .global .u32 g;\n.extern .global .u32 g;\n.global .u32 g;\n"), "ok");

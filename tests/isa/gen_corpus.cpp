@@ -358,6 +358,111 @@ void generate(const Family& f, Writer& w) {
   }
 }
 
+// ---- declaration, directive and call checks (src/check/directives.cpp, src/check/calls.cpp) ---
+// Whole modules rather than one instruction: each breaks one rule of those passes or is its
+// accepted counterpart. `expected` is what ptxas 13.0 says of it.
+
+struct ModuleCase {
+  const char* rule;    // the manifest's family column
+  const char* section;
+  const char* target;
+  const char* body;    // everything after the module header
+  bool expected;
+};
+
+// A kernel `k` with arguments of several shapes, and callees `f`, `g`, `h`; %s is its body.
+constexpr const char* kCallers =
+    ".func (.param .b32 r) f(.param .b32 a, .param .b64 b) { st.param.b32 [r], 0; ret; }\n"
+    ".func g(.param .align 4 .b8 a[4], .param .f32 x) { ret; }\n"
+    ".func (.reg .b32 rr) h(.reg .b32 ra) { mov.b32 rr, ra; ret; }\n"
+    ".global .b32 gv;\n"
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  .param .b32 pa;\n  .param .b64 pb;\n  .param .b32 pr;\n  .param .b8 pc[4];\n"
+    "  .param .align 4 .b8 pe[4];\n  .param .f32 pf;\n  .param .u32 pu;\n"
+    "  P: .callprototype (.param .b32 _) _ (.param .b32 _);\n";
+
+const ModuleCase kCallCases[] = {
+    {"call", "9.7.12.5", "sm_90a", "call (pr), f, (pa, pb);", true},
+    {"call", "9.7.12.5", "sm_90a", "call (pr), f, (pf, %rd1);", true},
+    {"call", "9.7.12.5", "sm_90a", "call g, (pe, pa);", true},
+    {"call", "9.7.12.5", "sm_90a", "call (%r1), h, (pa);", true},
+    {"call", "9.7.12.5", "sm_90a", "mov.u64 %rd1, f;\n  call (pa), %rd1, (pr), P;", true},
+    {"call", "9.7.12.5", "sm_90a", "call (pr), f, (pa);", false},
+    {"call", "9.7.12.5", "sm_90a", "call f, (pa, pb);", false},
+    {"call", "9.7.12.5", "sm_90a", "call (pr), f, (pb, pb);", false},
+    {"call", "9.7.12.5", "sm_90a", "call (%rd1), f, (pa, pb);", false},
+    {"call", "9.7.12.5", "sm_90a", "call g, (pe, pu);", false},
+    {"call", "9.7.12.5", "sm_90a", "call g, (pc, pf);", false},
+    {"call", "9.7.12.5", "sm_90a", "call g, (%r1, pf);", false},
+    {"call", "9.7.12.5", "sm_90a", "call (pr), f, (gv, pb);", false},
+    {"call", "9.7.12.5", "sm_90a", "call k, ();", false},
+    {"call", "9.7.12.5", "sm_90a", "mov.u64 %rd1, f;\n  call (pa), %rd1, (pb), P;", false},
+    {"call", "9.7.12.5", "sm_90a", "mov.u64 %rd1, f;\n  call (pa), %rd1, (pr);", false},
+};
+
+const ModuleCase kModuleCases[] = {
+    {"directive", "11.4", "sm_90a", ".entry k() .maxntid 32, 2, 1 .maxnreg 32 .minnctapersm 2 { ret; }", true},
+    {"directive", "11.4", "sm_90a", ".entry k() .reqntid 32 .explicitcluster .reqnctapercluster 2 { ret; }", true},
+    {"directive", "11.4", "sm_90a", ".entry k() .pragma \"nounroll\"; { ret; }", true},
+    {"directive", "11.4", "sm_90a", ".func f() .noreturn { ret; }", true},
+    {"directive", "11.4", "sm_90a", ".func f() .maxntid 32 { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".func f() .maxnreg 32 { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".func f() .explicitcluster { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".entry k() .noreturn { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".entry k() .reqntid 0 { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".entry k() .maxnreg 32, 2 { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".entry k() .maxntid 32 .reqntid 32 { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".entry k() .maxnctapersm 2 { ret; }", false},
+    {"directive", "11.4", "sm_80", ".entry k() .explicitcluster { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".entry k() .pragma \"enable_smem_spilling\"; { ret; }", false},
+    {"declaration", "5.1", "sm_90a", ".extern .global .b32 e;\n.weak .global .b32 w = 1;\n"
+                                     ".common .global .b32 c = 1;\n.const .b32 k0 = 3;", true},
+    {"declaration", "5.1", "sm_90a", ".extern .global .b32 g = 1;", false},
+    {"declaration", "5.1", "sm_90a", ".extern .func f() { ret; }", false},
+    {"declaration", "5.1", "sm_90a", ".reg .b32 r;", false},
+    {"declaration", "5.1", "sm_90a", ".param .b32 p;", false},
+    {"declaration", "5.1", "sm_90a", ".shared .b32 s = 1;", false},
+    {"declaration", "5.1", "sm_90a", ".entry k() { .local .b32 l = 1; ret; }", false},
+    {"declaration", "5.1", "sm_90a", ".entry k(.reg .b32 a) { ret; }", false},
+    {"declaration", "5.1", "sm_90a", ".global .pred p;", false},
+    {"declaration", "5.1", "sm_90a", ".common .shared .b32 c;", false},
+    {"declaration", "5.1", "sm_90a", ".entry k() { .extern .global .b32 e; ret; }", false},
+    {"declaration", "5.1", "sm_90a", ".weak .func f() { ret; }\n.extern .entry k2();", true},
+    {"declaration", "5.1", "sm_90a", ".common .func f() { ret; }", false},
+    {"directive", "11.4", "sm_90a", ".pragma \"nounroll\";\n.entry k() { ret; }", true},
+    {"directive", "11.4", "sm_90a", ".pragma \"used_bytes_mask 0xf\";\n.entry k() { ret; }", false},
+    {"directive", "11.4", "sm_90a",
+     ".entry k() {\n  .reg .b32 %r;\n  .reg .b64 %rd;\n  mov.u64 %rd, 0;\n"
+     "  .pragma \"used_bytes_mask 0xf\";\n  ld.global.b32 %r, [%rd];\n  ret;\n}", true},
+    {"directive", "11.4", "sm_90a",
+     ".entry k() {\n  .reg .b32 %r;\n  .reg .b64 %rd;\n  mov.u64 %rd, 0;\n"
+     "  .pragma \"used_bytes_mask\";\n  ld.global.b32 %r, [%rd];\n  ret;\n}", false},
+    {"alias", "11.2.3", "sm_90a", ".func f() { ret; }\n.alias g, f;", false},
+    {"declaration", "5.1", "sm_90a", ".func f(.shared .b32 a) { ret; }", false},
+    // (.reg .pred, .b8 and .b16 parameters are not used here: `ptxas -c` rejects them, "In ABI
+    // compilation, passing predicate, 8-bit and 16-bit parameters to device functions is not
+    // supported", while whole-program ptxas accepts them.)
+    {"declaration", "5.1", "sm_90a", ".func (.reg .b32 r) f(.param .b32 a, .reg .b32 p) { ret; }", true},
+};
+
+void write_module(Writer& w, const ModuleCase& c, const std::string& body) {
+  std::string text = ".version " + kVersion.str() + "\n.target " + c.target +
+                     "\n.address_size 64\n\n" + body + "\n";
+  if (!w.seen.insert(text).second) return;
+  char name[32];
+  std::snprintf(name, sizeof name, "k%05d.ptx", w.n++);
+  std::ofstream(w.dir + "/" + name) << text;
+  w.manifest << name << '\t' << c.rule << '\t' << c.section << '\t' << "module" << '\t' << c.target
+             << '\t' << (c.expected ? "accept" : "reject") << '\n';
+}
+
+void generate_module_checks(Writer& w) {
+  for (const ModuleCase& c : kCallCases)
+    write_module(w, c, std::string(kCallers) + "  " + c.body + "\n  ret;\n}");
+  for (const ModuleCase& c : kModuleCases) write_module(w, c, c.body);
+}
+
 } // namespace
 } // namespace ptxvm::isa
 
@@ -371,6 +476,7 @@ int main(int argc, char** argv) {
   w.manifest.open(w.dir + "/manifest.tsv");
   for (const auto& f : ptxvm::isa::families())
     if (!ptxvm::isa::kNotGenerated.count(f.mnemonic)) ptxvm::isa::generate(f, w);
+  ptxvm::isa::generate_module_checks(w);
   std::printf("%d kernels\n", w.n);
   return 0;
 }

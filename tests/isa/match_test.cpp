@@ -211,9 +211,9 @@ TEST(Check, RemovedInstructions) {
 
 TEST(Module, UnknownTargetAndVersion) {
   EXPECT_EQ(one(check_ptx("", "sm_91")),
-            "unknown target 'sm_91' — §11.1.4 (001_23fdd5978b24a3ed.txt); did you mean sm_90?\n");
+            "unknown target 'sm_91' — §11.1.2 (001_23fdd5978b24a3ed.txt); did you mean sm_90?\n");
   EXPECT_EQ(one(check_ptx("", "sm_100a", "8.5")),
-            "`.target sm_100a` needs PTX ISA 8.6 (module has .version 8.5) — §11.1.4 "
+            "`.target sm_100a` needs PTX ISA 8.6 (module has .version 8.5) — §11.1.2 "
             "(001_23fdd5978b24a3ed.txt); "
             "use .version 8.6\n");
 }
