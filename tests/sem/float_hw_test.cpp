@@ -18,56 +18,16 @@
 
 #include "../hw/float/inputs.h"
 #include "harness.h"
+#include "hw_records.h"
 
 namespace ptxvm::test {
 namespace {
 
 using namespace ptxvm_hw_float;
 
-struct Recorded {
-  std::string insn;
-  unsigned bytes = 0;
-  std::vector<uint64_t> out;
-};
-
 std::string hw_dir() { return (std::filesystem::path(__FILE__).parent_path() / "../hw/float").string(); }
 
-// The recorded results of one set, decompressed with Python's lzma (the test suite's only
-// decompressor dependency, as for tests/hw/cvt).
-std::vector<Recorded> read_set(const std::string& set) {
-  const std::string path = hw_dir() + "/float_" + set + ".bin.xz";
-  const std::string cmd =
-      "python3 -c \"import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())\" '" + path + "'";
-  std::string data;
-  for (int attempt = 0; attempt < 3 && data.empty(); ++attempt)  // a loaded host may fail a fork
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-      char buf[1 << 16];
-      size_t n;
-      while ((n = fread(buf, 1, sizeof buf, p)) > 0) data.append(buf, n);
-      if (pclose(p) != 0) data.clear();
-    }
-  std::vector<Recorded> r;
-  size_t pos = 0;
-  auto take = [&](void* dst, size_t n) {
-    if (pos + n > data.size()) return false;
-    std::memcpy(dst, data.data() + pos, n);
-    pos += n;
-    return true;
-  };
-  uint16_t len;
-  while (take(&len, 2)) {
-    Recorded v;
-    v.insn.resize(len);
-    uint8_t eb;
-    uint32_t n;
-    if (!take(v.insn.data(), len) || !take(&eb, 1) || !take(&n, 4)) break;
-    v.bytes = eb;
-    v.out.resize(n);
-    for (uint32_t i = 0; i < n; ++i) take(&v.out[i], eb);
-    r.push_back(std::move(v));
-  }
-  return r;
-}
+std::vector<Recorded> read_set(const std::string& set) { return read_records(hw_dir() + "/float_" + set + ".bin.xz"); }
 
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 

@@ -62,9 +62,11 @@ struct Operands {
   std::vector<uint64_t> a, b, c;
 };
 
+__extension__ typedef unsigned __int128 U128;  // GCC/Clang/NVCC extension
+
 // The high `bits` bits of the product of two significands (with their implicit ones).
 inline uint64_t product_top(const Fmt& f, uint64_t ma, uint64_t mb) {
-  const unsigned __int128 p = (unsigned __int128)(ma | (f.man_mask() + 1)) * (mb | (f.man_mask() + 1));
+  const U128 p = static_cast<U128>(ma | (f.man_mask() + 1)) * (mb | (f.man_mask() + 1));
   return static_cast<uint64_t>(p >> f.mbits);  // 2^mbits <= top < 2^(mbits+2)
 }
 
