@@ -28,7 +28,7 @@ constexpr const char* kTargets[] = {"sm_80", "sm_90", "sm_90a", "sm_100a", "sm_1
 constexpr Version kVersion{8, 8}; // the newest every corpus target accepts
 
 // Families whose operands the generator cannot form generically (texture and surface references,
-// call prototypes, branch tables): they are covered by the unit tests and the front-end corpus.
+// call prototypes, branch tables): generate_module_checks writes them as whole modules.
 const std::set<std::string> kNotGenerated = {"tex",     "tld4",   "txq",    "istypep",
                                              "suld.b",  "sust.b", "sust.p", "sured.b",
                                              "sured.p", "suq",    "call",   "brx.idx"};
@@ -446,14 +446,149 @@ const ModuleCase kModuleCases[] = {
     {"declaration", "5.1", "sm_90a", ".func (.reg .b32 r) f(.param .b32 a, .reg .b32 p) { ret; }", true},
 };
 
-void write_module(Writer& w, const ModuleCase& c, const std::string& body) {
+// Texture, surface and indirect-branch instructions (PTX §9.7.10, §9.7.11, §9.7.12.4) in a kernel
+// of unified texture mode (§5.3.2; `independent`: texmode_independent, with a .samplerref):
+// .texref/.surfref are module-level references, and brx.idx branches through a .branchtargets
+// list. Each line is written on every corpus target.
+struct ReferenceCase {
+  const char* family;
+  const char* section;
+  const char* kind;
+  const char* line;
+  bool expected;
+  bool independent = false;
+};
+
+constexpr const char* kReferences =
+    ".global .texref t;\n.global .surfref s;\n"
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
+    "  .reg .b16 %h<4>;\n"
+    "  ts: .branchtargets L0, L1;\n";
+
+const ReferenceCase kReferenceCases[] = {
+    // tex (§9.7.10.3): coordinates per geometry; array index and sample number are .s32/.u32.
+    {"tex", "9.7.10.3", "valid", "tex.1d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4}]", true},
+    {"tex", "9.7.10.3", "valid", "tex.2d.v4.s32.s32 {%r0, %r1, %r2, %r3}, [t, {%r4, %r5}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.3d.v4.u32.f32 {%r0, %r1, %r2, %r3}, [t, {%f4, %f5, %f6, %f7}]", true},
+    {"tex", "9.7.10.3", "valid", "tex.a1d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%r4, %f5}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.a2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%r4, %f5, %f6, %f7}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.cube.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4, %f5, %f6, %f7}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.acube.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%r4, %f5, %f6, %f7}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.2dms.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r4, %r5, %r6, %r7}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.a2dms.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r4, %r5, %r6, %r7}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.base.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4, %f5}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.level.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4, %f5}], %f6", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.grad.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4, %f5}], {%f6, %f7}, {%f6, %f7}", true},
+    {"tex", "9.7.10.3", "valid", "tex.2d.v2.f16x2.f32 {%r0, %r1}, [t, {%f4, %f5}]", true},
+    {"tex", "9.7.10.3", "valid", "tex.2d.v4.f16.f32 {%h0, %h1, %h2, %h3}, [t, {%f4, %f5}]", true},
+    {"tex", "9.7.10.3", "valid",
+     "tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, smp, {%f4, %f5}]", true, true},
+    {"tex", "9.7.10.3", "rule:v2-f16x2",
+     "tex.2d.v4.f16x2.f32 {%r0, %r1, %r2, %r3}, [t, {%f4, %f5}]", false},
+    {"tex", "9.7.10.3", "valid",
+     "tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, smp, {%f4, %f5}]", true, true},
+    {"tex", "9.7.10.3", "rule:v2-f16x2", "tex.2d.v2.f32.f32 {%f0, %f1}, [t, {%f4, %f5}]", false},
+    {"tex", "9.7.10.3", "rule:cube-f32",
+     "tex.cube.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r4, %r5, %r6, %r7}]", false},
+    {"tex", "9.7.10.3", "rule:ms-s32",
+     "tex.2dms.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4, %f5, %f6, %f7}]", false},
+    {"tex", "9.7.10.3", "rule:ms-s32",
+     "tex.level.2dms.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r4, %r5, %r6, %r7}], %r0", false},
+    {"tex", "9.7.10.3", "operand-count", "tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}", false},
+    // tld4 (§9.7.10.4): 2D geometries only, .f32 coordinates.
+    {"tld4", "9.7.10.4", "valid",
+     "tld4.r.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4, %f5}]", true},
+    {"tld4", "9.7.10.4", "valid",
+     "tld4.a.a2d.v4.s32.f32 {%r0, %r1, %r2, %r3}, [t, {%r4, %f5, %f6, %f7}]", true},
+    {"tld4", "9.7.10.4", "valid",
+     "tld4.g.cube.v4.u32.f32 {%r0, %r1, %r2, %r3}, [t, {%f4, %f5, %f6, %f7}]", true},
+    {"tld4", "9.7.10.4", "valid",
+     "tld4.b.acube.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%r4, %f5, %f6, %f7}]", true},
+    {"tld4", "9.7.10.4", "valid",
+     "tld4.r.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, smp, {%f4, %f5}]", true, true},
+    {"tld4", "9.7.10.4", "qualifier",
+     "tld4.r.1d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f4}]", false},
+    {"tld4", "9.7.10.4", "qualifier",
+     "tld4.r.2d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r4, %r5}]", false},
+    // txq (§9.7.10.5)
+    {"txq", "9.7.10.5", "valid", "txq.width.b32 %r0, [t]", true},
+    {"txq", "9.7.10.5", "valid", "txq.num_samples.b32 %r0, [t]", true},
+    {"txq", "9.7.10.5", "valid", "txq.filter_mode.b32 %r0, [t]", true},
+    {"txq", "9.7.10.5", "valid", "txq.level.height.b32 %r0, [t], %r1", true},
+    {"txq", "9.7.10.5", "valid", "txq.filter_mode.b32 %r0, [smp]", true, true},
+    {"txq", "9.7.10.5", "rule:level-queries", "txq.level.channel_order.b32 %r0, [t], %r1", false},
+    {"txq", "9.7.10.5", "operand-type", "txq.width.b32 %rd0, [t]", false},
+    {"txq", "9.7.10.5", "qualifier", "txq.width.b64 %rd0, [t]", false},
+    // istypep (§9.7.10.6)
+    {"istypep", "9.7.10.6", "valid", "istypep.texref %p0, %rd0", true},
+    {"istypep", "9.7.10.6", "valid", "istypep.samplerref %p0, %rd0", true},
+    {"istypep", "9.7.10.6", "valid", "istypep.surfref %p0, %rd0", true},
+    {"istypep", "9.7.10.6", "operand-type", "istypep.texref %r0, %rd0", false},
+    {"istypep", "9.7.10.6", "qualifier", "istypep.b64 %p0, %rd0", false},
+    // suld.b (§9.7.11.1): ptxas takes registers as wide as the .b size or wider.
+    {"suld.b", "9.7.11.1", "valid", "suld.b.1d.b32.trap {%r0}, [s, {%r4}]", true},
+    {"suld.b", "9.7.11.1", "valid", "suld.b.2d.v2.b32.clamp {%r0, %r1}, [s, {%r4, %r5}]", true},
+    {"suld.b", "9.7.11.1", "valid",
+     "suld.b.3d.v4.b8.zero {%h0, %h1, %h2, %h3}, [s, {%r4, %r5, %r6, %r7}]", true},
+    {"suld.b", "9.7.11.1", "valid", "suld.b.a1d.b64.trap {%rd0}, [s, {%r4, %r5}]", true},
+    {"suld.b", "9.7.11.1", "valid",
+     "suld.b.a2d.ca.b16.trap {%h0}, [s, {%r4, %r5, %r6, %r7}]", true},
+    {"suld.b", "9.7.11.1", "qualifier", "suld.b.1d.wb.b32.trap {%r0}, [s, {%r4}]", false},
+    {"suld.b", "9.7.11.1", "operand-type", "suld.b.1d.b32.trap {%h0}, [s, {%r4}]", false},
+    // sust.b, sust.p (§9.7.11.2)
+    {"sust.b", "9.7.11.2", "valid", "sust.b.1d.b32.trap [s, {%r4}], {%r0}", true},
+    {"sust.b", "9.7.11.2", "valid",
+     "sust.b.2d.v4.b16.clamp [s, {%r4, %r5}], {%h0, %h1, %h2, %h3}", true},
+    {"sust.b", "9.7.11.2", "valid",
+     "sust.b.3d.wt.b64.zero [s, {%r4, %r5, %r6, %r7}], {%rd0}", true},
+    {"sust.b", "9.7.11.2", "qualifier", "sust.b.1d.ca.b32.trap [s, {%r4}], {%r0}", false},
+    {"sust.b", "9.7.11.2", "operand-type", "sust.b.1d.b32.trap [s, {%r4}], {%h0}", false},
+    {"sust.p", "9.7.11.2", "valid", "sust.p.1d.b32.trap [s, {%r4}], {%r0}", true},
+    {"sust.p", "9.7.11.2", "valid", "sust.p.2d.v2.b32.trap [s, {%r4, %r5}], {%r0, %r1}", true},
+    {"sust.p", "9.7.11.2", "qualifier", "sust.p.1d.b64.trap [s, {%r4}], {%rd0}", false},
+    // sured.b, sured.p (§9.7.11.3)
+    {"sured.b", "9.7.11.3", "valid", "sured.b.add.1d.u32.trap [s, {%r4}], %r0", true},
+    {"sured.b", "9.7.11.3", "valid", "sured.b.min.2d.s64.clamp [s, {%r4, %r5}], %rd0", true},
+    {"sured.b", "9.7.11.3", "valid", "sured.b.or.3d.b32.zero [s, {%r4, %r5, %r6, %r7}], %r0", true},
+    // (An unknown .op such as .xor or .inc makes ptxas 13.0 crash, so the mutants change .geom.)
+    {"sured.b", "9.7.11.3", "qualifier", "sured.b.add.a1d.u32.trap [s, {%r4, %r5}], %r0", false},
+    {"sured.b", "9.7.11.3", "qualifier", "sured.b.add.1d.u32 [s, {%r4}], %r0", false},
+    {"sured.b", "9.7.11.3", "operand-type", "sured.b.add.1d.u32.trap [s, {%r4}], %h0", false},
+    {"sured.p", "9.7.11.3", "valid",
+     "sured.p.and.3d.b32.zero [s, {%r4, %r5, %r6, %r7}], %r0", true},
+    {"sured.p", "9.7.11.3", "valid", "sured.p.max.2d.b64.trap [s, {%r4, %r5}], %rd0", true},
+    {"sured.p", "9.7.11.3", "qualifier", "sured.p.add.1d.u32.trap [s, {%r4}], %r0", false},
+    // suq (§9.7.11.4)
+    {"suq", "9.7.11.4", "valid", "suq.width.b32 %r0, [s]", true},
+    {"suq", "9.7.11.4", "valid", "suq.memory_layout.b32 %r0, [s]", true},
+    {"suq", "9.7.11.4", "qualifier", "suq.num_samples.b32 %r0, [s]", false},
+    {"suq", "9.7.11.4", "operand-type", "suq.width.b32 %rd0, [s]", false},
+    // brx.idx (§9.7.12.4): the index is .u32, the target list a .branchtargets label.
+    {"brx.idx", "9.7.12.4", "valid", "brx.idx %r0, ts", true},
+    {"brx.idx", "9.7.12.4", "valid", "@%p0 brx.idx.uni %r0, ts", true},
+    {"brx.idx", "9.7.12.4", "operand-type", "brx.idx %rd0, ts", false},
+    {"brx.idx", "9.7.12.4", "operand-count", "brx.idx %r0", false},
+};
+
+void write_module(Writer& w, const ModuleCase& c, const std::string& body,
+                  const char* kind = "module") {
   std::string text = ".version " + kVersion.str() + "\n.target " + c.target +
                      "\n.address_size 64\n\n" + body + "\n";
   if (!w.seen.insert(text).second) return;
   char name[32];
   std::snprintf(name, sizeof name, "k%05d.ptx", w.n++);
   std::ofstream(w.dir + "/" + name) << text;
-  w.manifest << name << '\t' << c.rule << '\t' << c.section << '\t' << "module" << '\t' << c.target
+  w.manifest << name << '\t' << c.rule << '\t' << c.section << '\t' << kind << '\t' << c.target
              << '\t' << (c.expected ? "accept" : "reject") << '\n';
 }
 
@@ -461,6 +596,14 @@ void generate_module_checks(Writer& w) {
   for (const ModuleCase& c : kCallCases)
     write_module(w, c, std::string(kCallers) + "  " + c.body + "\n  ret;\n}");
   for (const ModuleCase& c : kModuleCases) write_module(w, c, c.body);
+  for (const ReferenceCase& r : kReferenceCases)
+    for (const char* t : kTargets) {
+      std::string target = std::string(t) + (r.independent ? ", texmode_independent" : "");
+      write_module(w, {r.family, r.section, target.c_str(), nullptr, r.expected},
+                   (r.independent ? ".global .samplerref smp;\n" : "") + std::string(kReferences) +
+                       "  " + r.line + ";\nL0:\n  ret;\nL1:\n  ret;\n}",
+                   r.kind);
+    }
 }
 
 } // namespace
