@@ -60,20 +60,25 @@ void arith(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
+// Applies `f` to each 16-bit element of operand 1 (Lanes of them) and packs the results.
+template <int Lanes, typename Fn>
+void each_element(Warp& w, const Op& op, uint32_t mask, Fn f) {
+  for_lanes(mask, [&](int l) {
+    const uint64_t v = w.get<uint64_t>(op.args[1], l);
+    uint64_t d = 0;
+    for (int e = 0; e < Lanes; ++e) d |= f(v >> (16 * e) & 0xffff) << (16 * e);
+    w.set<uint64_t>(op.args[0], l, d);
+  });
+}
+
 // neg/abs (§9.7.4.5-6): the sign bit of each element; .ftz flushes a subnormal first. A NaN
 // element gives the canonical NaN (as for f32 on sm_90).
 template <const Format& F, bool kAbs, int Lanes>
 void sign_op(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & kFtz;
-  for_lanes(mask, [&](int l) {
-    const uint64_t v = w.get<uint64_t>(op.args[1], l);
-    uint64_t d = 0;
-    for (int e = 0; e < Lanes; ++e) {
-      const uint64_t a = fp::flush_input(F, v >> (16 * e) & 0xffff, ftz);
-      const uint64_t r = is_nan(F, a) ? F.nan_bits : kAbs ? a & 0x7fff : a ^ 0x8000;
-      d |= r << (16 * e);
-    }
-    w.set<uint64_t>(op.args[0], l, d);
+  each_element<Lanes>(w, op, mask, [&](uint64_t x) -> uint64_t {
+    const uint64_t a = fp::flush_input(F, x, ftz);
+    return is_nan(F, a) ? F.nan_bits : kAbs ? a & 0x7fff : a ^ 0x8000;
   });
 }
 
@@ -96,25 +101,19 @@ void minmax(Warp& w, const Op& op, uint32_t mask) {
 template <const Format& F, bool kEx2, int Lanes>
 void approx(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & kFtz;
-  for_lanes(mask, [&](int l) {
-    const uint64_t v = w.get<uint64_t>(op.args[1], l);
-    uint64_t d = 0;
-    for (int e = 0; e < Lanes; ++e) {
-      const uint64_t a = fp::flush_input(F, v >> (16 * e) & 0xffff, ftz);
-      const double x = std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, a, {}));
-      // The function rounded to f32, then truncated to the element format, a magnitude beyond
-      // the largest finite one giving Inf (sm_90: ex2.approx.f16 of 16 is Inf; this matches
-      // 95-100% of its ex2 and 88-99% of its tanh results, tests/hw/float).
-      const float y = static_cast<float>(kEx2 ? std::exp2(x) : std::tanh(x));
-      numeric::FloatMods m;
-      m.round = numeric::Round::RZ;
-      uint64_t r = std::isnan(y) ? F.nan_bits : numeric::cvt_float(F, kF32, std::bit_cast<uint32_t>(y), m);
-      const uint64_t max_bits = numeric::cvt_float(kF32, F, F.max_code(), {});
-      if (std::fabs(y) > std::bit_cast<float>(static_cast<uint32_t>(max_bits))) r = (r & F.sign_bit()) | (F.max_code() + 1);
-      r = fp::flush_input(F, r, ftz);
-      d |= r << (16 * e);
-    }
-    w.set<uint64_t>(op.args[0], l, d);
+  each_element<Lanes>(w, op, mask, [&](uint64_t element) -> uint64_t {
+    const uint64_t a = fp::flush_input(F, element, ftz);
+    const double x = std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, a, {}));
+    // The function rounded to f32, then truncated to the element format, a magnitude beyond
+    // the largest finite one giving Inf (sm_90: ex2.approx.f16 of 16 is Inf; this matches
+    // 95-100% of its ex2 and 88-99% of its tanh results, tests/hw/float).
+    const float y = static_cast<float>(kEx2 ? std::exp2(x) : std::tanh(x));
+    numeric::FloatMods m;
+    m.round = numeric::Round::RZ;
+    uint64_t r = std::isnan(y) ? F.nan_bits : numeric::cvt_float(F, kF32, std::bit_cast<uint32_t>(y), m);
+    const uint64_t max_bits = numeric::cvt_float(kF32, F, F.max_code(), {});
+    if (std::fabs(y) > std::bit_cast<float>(static_cast<uint32_t>(max_bits))) r = (r & F.sign_bit()) | (F.max_code() + 1);
+    return fp::flush_input(F, r, ftz);
   });
 }
 
