@@ -52,7 +52,26 @@ std::vector<std::vector<std::string>> atomic_rules() {
   };
 }
 
-} // namespace
+// mbarrier.arrive and mbarrier.arrive_drop share their forms (§9.7.13.15.13-14).
+Row mbarrier_arrive(const char* m, const char* sec) {
+  return {m, sec,
+       "kind? .expect_tx .noComplete; sem? .release .relaxed; scope? .cta .cluster; space? .shared "
+       ".shared::cta .shared::cluster; type .b64",
+       "_?[space=.shared::cluster], d?[space!=.shared::cluster]:.b64, m, "
+       "a?+[kind=.expect_tx,.noComplete]:.u32",
+       "7.0 sm_80",
+       {{"space=.shared::cta", "7.8 sm_80"},
+        {"space=.shared::cluster || kind=.expect_tx", "8.0 sm_90"},
+        {"sem=.release || scope", "8.0 sm_80"},
+        {"scope=.cluster", "8.0 sm_90"},
+        {"sem=.relaxed", "8.6 sm_90"}},
+       {{"nocomplete-form",
+         "kind=.noComplete => sem!=.relaxed && scope!=.cluster && space!=.shared::cluster",
+         ".noComplete takes only .release, .cta and .shared::cta"},
+        {"sem-scope", "(sem => scope) && (scope => sem)", ".sem and .scope go together"}}};
+}
+
+}  // namespace
 
 std::vector<Row> sync() {
   const std::string atom_axes =
@@ -251,38 +270,8 @@ std::vector<Row> sync() {
        "8.0 sm_90",
        {},
        {{"sem-scope", "(sem => scope) && (scope => sem)", ".sem and .scope go together"}}},
-      {"mbarrier.arrive",
-       "9.7.13.15.13",
-       "kind? .expect_tx .noComplete; sem? .release .relaxed; scope? .cta .cluster; space? .shared "
-       ".shared::cta .shared::cluster; type .b64",
-       "_?[space=.shared::cluster], d?[space!=.shared::cluster]:.b64, m, "
-       "a?+[kind=.expect_tx,.noComplete]:.u32",
-       "7.0 sm_80",
-       {{"space=.shared::cta", "7.8 sm_80"},
-        {"space=.shared::cluster || kind=.expect_tx", "8.0 sm_90"},
-        {"sem=.release || scope", "8.0 sm_80"},
-        {"scope=.cluster", "8.0 sm_90"},
-        {"sem=.relaxed", "8.6 sm_90"}},
-       {{"nocomplete-form",
-         "kind=.noComplete => sem!=.relaxed && scope!=.cluster && space!=.shared::cluster",
-         ".noComplete takes only .release, .cta and .shared::cta"},
-        {"sem-scope", "(sem => scope) && (scope => sem)", ".sem and .scope go together"}}},
-      {"mbarrier.arrive_drop",
-       "9.7.13.15.14",
-       "kind? .expect_tx .noComplete; sem? .release .relaxed; scope? .cta .cluster; space? .shared "
-       ".shared::cta .shared::cluster; type .b64",
-       "_?[space=.shared::cluster], d?[space!=.shared::cluster]:.b64, m, "
-       "a?+[kind=.expect_tx,.noComplete]:.u32",
-       "7.0 sm_80",
-       {{"space=.shared::cta", "7.8 sm_80"},
-        {"space=.shared::cluster || kind=.expect_tx", "8.0 sm_90"},
-        {"sem=.release || scope", "8.0 sm_80"},
-        {"scope=.cluster", "8.0 sm_90"},
-        {"sem=.relaxed", "8.6 sm_90"}},
-       {{"nocomplete-form",
-         "kind=.noComplete => sem!=.relaxed && scope!=.cluster && space!=.shared::cluster",
-         ".noComplete takes only .release, .cta and .shared::cta"},
-        {"sem-scope", "(sem => scope) && (scope => sem)", ".sem and .scope go together"}}},
+      mbarrier_arrive("mbarrier.arrive", "9.7.13.15.13"),
+      mbarrier_arrive("mbarrier.arrive_drop", "9.7.13.15.14"),
       {"cp.async.mbarrier.arrive",
        "9.7.13.15.15",
        "noinc? .noinc; space? .shared .shared::cta; type .b64",
