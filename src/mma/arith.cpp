@@ -1,0 +1,405 @@
+// The tensor-core arithmetic models (arith.h). PTX §9.7.14.5.14 (001_23fdd5978b24a3ed.txt) leaves
+// the accumulation order and rounding open; `Sm90` is what the Hopper tensor cores do, fitted on
+// the vectors of tests/hw/mma (see README.md there for the fit):
+//  - f16/bf16/tf32 (HMMA): all K products of the instruction and C in one block. Products are
+//    exact; each term is truncated toward zero at 2^(emax-25), emax the largest nominal exponent
+//    of the block (a product's is the sum of its factors' exponents, a subnormal's the format's
+//    minimum), the truncated terms are summed exactly and rounded once: toward zero into f32,
+//    to nearest even into f16; overflow gives infinity either way.
+//  - e4m3/e5m2 (emulated by ptxas: each element converted to f16, then two chained HMMAs of half
+//    the K starting from zero — the first takes k with k%4 in {0,1}, the second k%4 in {2,3} —
+//    and C added last by one f32/f16 addition rounding to nearest even).
+//  - f16 m8n8k4 (emulated: per output a chain of f32 FFMAs over k = 0..3 from zero, then C added
+//    by one f32 addition, each rounding to nearest even).
+//  - f64 (DMMA): a chain of fused multiply-adds over k = 0..K-1 starting from C, each rounded by
+//    the instruction's .rnd.
+// NaN results are the canonical NaN; Inf x 0 and Inf - Inf give it too.
+#include "mma/arith.h"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <vector>
+
+#include "mma/exact_sum.h"
+#include "numeric/decode.h"
+
+namespace ptxvm::mma {
+namespace {
+
+using numeric::Class;
+using numeric::Format;
+using numeric::Round;
+using numeric::Unpacked;
+
+const Format& format_of(Type t) {
+  switch (t) {
+  case Type::F16: return numeric::kF16;
+  case Type::BF16: return numeric::kBF16;
+  case Type::TF32: return numeric::kTF32;
+  case Type::F32: return numeric::kF32;
+  case Type::F64: return numeric::kF64;
+  case Type::E4M3: return numeric::kE4M3;
+  case Type::E5M2: return numeric::kE5M2;
+  case Type::E3M2: return numeric::kE3M2;
+  case Type::E2M3: return numeric::kE2M3;
+  default: return numeric::kE2M1;
+  }
+}
+
+uint64_t canonical_nan(const Format& f) { return f.nan_bits; }
+uint64_t infinity(const Format& f, bool negative) {
+  return (negative ? f.sign_bit() : 0) | (((uint64_t{1} << f.exp_bits) - 1) << f.man_bits);
+}
+
+// An element decoded: value sig * 2^exp, and the exponent the tensor core aligns it by.
+struct Term {
+  bool negative = false;
+  Class cls = Class::Zero;
+  uint64_t sig = 0;
+  int exp = 0;
+};
+
+Term decode(Type t, uint64_t bits) {
+  const Unpacked u = numeric::decode(format_of(t), bits);
+  return {u.negative, u.cls, u.sig, u.exp};
+}
+
+// The exponent of a value's leading bit, but no lower than `emin` (a subnormal's nominal exponent).
+int nominal(uint64_t sig, int exp, int emin) { return std::max(63 - std::countl_zero(sig) + exp, emin); }
+
+// Special operands of a dot product: NaN if any input is NaN, or Inf x 0, or infinities of both
+// signs meet; otherwise the sign of the infinity, if any.
+struct Special {
+  bool nan = false, inf = false, inf_negative = false;
+  void infinity_of(bool negative) {
+    if (inf && inf_negative != negative) nan = true;
+    inf = true;
+    inf_negative = negative;
+  }
+  void product(const Term& a, const Term& b) {
+    if (a.cls == Class::NaN || b.cls == Class::NaN) nan = true;
+    else if (a.cls == Class::Inf || b.cls == Class::Inf) {
+      if (a.cls == Class::Zero || b.cls == Class::Zero) nan = true;
+      else infinity_of(a.negative != b.negative);
+    }
+  }
+  void addend(const Term& c) {
+    if (c.cls == Class::NaN) nan = true;
+    else if (c.cls == Class::Inf) infinity_of(c.negative);
+  }
+  bool any() const { return nan || inf; }
+  uint64_t bits(const Format& f) const { return nan ? canonical_nan(f) : infinity(f, inf_negative); }
+};
+
+// The sign of an exact zero sum of zero terms: negative only if every term is a negative zero.
+uint64_t zero_bits(const Format& f, bool all_negative) { return all_negative ? f.sign_bit() : 0; }
+
+// ---- Sm90: one HMMA block ------------------------------------------------------------------
+// Terms are products (pairs) and an accumulator, aligned at the largest nominal exponent and
+// truncated toward zero 25 bits below it, summed exactly, rounded once into `out`.
+constexpr int kHmmaFractionBits = 25;
+
+struct Product {
+  bool negative;
+  uint64_t sig;  // < 2^48
+  int exp;
+  int nominal;
+};
+
+uint64_t hmma_block(const std::vector<Product>& ps, const Term& acc, int acc_emin, const Format& out,
+                    Round r) {
+  int emax = INT_MIN;
+  for (const Product& p : ps)
+    if (p.sig) emax = std::max(emax, p.nominal);
+  const bool acc_nonzero = acc.cls == Class::Normal || acc.cls == Class::Subnormal;
+  if (acc_nonzero) emax = std::max(emax, nominal(acc.sig, acc.exp, acc_emin));
+  if (emax == INT_MIN) return 0;  // only zeros: +0 whatever their signs (H200)
+  const int q = emax - kHmmaFractionBits;
+  auto truncated = [q](uint64_t sig, int exp) -> int64_t {
+    if (exp >= q) return static_cast<int64_t>(sig << (exp - q));
+    return q - exp >= 64 ? 0 : static_cast<int64_t>(sig >> (q - exp));
+  };
+  int64_t sum = 0;
+  for (const Product& p : ps)
+    if (p.sig) sum += p.negative ? -truncated(p.sig, p.exp) : truncated(p.sig, p.exp);
+  if (acc_nonzero) sum += acc.negative ? -truncated(acc.sig, acc.exp) : truncated(acc.sig, acc.exp);
+  if (sum == 0) return 0;
+  ExactSum s;
+  s.add(sum < 0, static_cast<unsigned __int128>(sum < 0 ? -sum : sum), q);
+  return s.round(out, r, /*overflow_to_inf=*/true);
+}
+
+// x + y rounded to nearest even in `f` (IEEE addition; both finite or handled by the caller).
+uint64_t add_rn(const Term& x, const Term& y, const Format& f) {
+  ExactSum s;
+  const bool xz = x.cls == Class::Zero, yz = y.cls == Class::Zero;
+  if (xz && yz) return zero_bits(f, x.negative && y.negative);
+  if (!xz) s.add(x.negative, x.sig, x.exp);
+  if (!yz) s.add(y.negative, y.sig, y.exp);
+  if (s.zero()) return 0;
+  return s.round(f, Round::RN);
+}
+
+Term as_term(const Format& f, uint64_t bits) {
+  const Unpacked u = numeric::decode(f, bits);
+  return {u.negative, u.cls, u.sig, u.exp};
+}
+
+// ---- Sm90: how each class is computed (the model's data) ---------------------------------
+enum class Path : uint8_t {
+  Hmma,        // native HMMA: blocks of `block` products, chained in k order from C
+  HmmaHalves,  // fp8 emulation: two HMMAs over k%4 in {0,1} then {2,3} from zero, then + C
+  FfmaChain,   // f16 m8n8k4, f32 result: FFMAs over k from zero, then + C
+  FfmaPairs,   // f16 m8n8k4, f16 result: (C + (a0b0 + a1b1)) + (a2b2 + a3b3), then to f16
+};
+struct Recipe {
+  Path path;
+  unsigned block = 0;  // Hmma: products per HMMA (0: all K)
+};
+struct RecipeRow {
+  bool (*matches)(const FloatClass&);
+  Recipe recipe;
+};
+// First match wins. Read from the SASS ptxas 13.0 emits for sm_90 and confirmed by the vectors.
+const RecipeRow kSm90Recipes[] = {
+    {[](const FloatClass& c) { return c.a == Type::E4M3 || c.a == Type::E5M2; }, {Path::HmmaHalves}},
+    {[](const FloatClass& c) { return c.a == Type::F16 && c.k == 4 && c.d == Type::F32; }, {Path::FfmaChain}},
+    {[](const FloatClass& c) { return c.a == Type::F16 && c.k == 4; }, {Path::FfmaPairs}},
+    // wmma m16n16k8 .tf32 is two HMMA.1684 (k = 0..3, then 4..7)
+    {[](const FloatClass& c) { return c.wmma && c.a == Type::TF32 && c.k == 8; }, {Path::Hmma, 4}},
+    {[](const FloatClass&) { return true; }, {Path::Hmma}},
+};
+
+Recipe recipe(const FloatClass& cls) {
+  for (const RecipeRow& row : kSm90Recipes)
+    if (row.matches(cls)) {
+      Recipe r = row.recipe;
+      if (r.block == 0) r.block = cls.k;
+      return r;
+    }
+  return {Path::Hmma, cls.k};
+}
+
+// ---- IEEE binary32 arithmetic of the FFMA emulation (canonical NaN, round to nearest even) --
+Term ieee_fma_f32(const Term& x, const Term& y, const Term& z) {
+  const Format& f = numeric::kF32;
+  Special sp;
+  sp.product(x, y);
+  sp.addend(z);
+  if (sp.any()) return as_term(f, sp.bits(f));
+  const bool pz = x.cls == Class::Zero || y.cls == Class::Zero;
+  const bool pneg = x.negative != y.negative;
+  ExactSum s;
+  if (!pz) s.add(pneg, static_cast<unsigned __int128>(x.sig) * y.sig, x.exp + y.exp);
+  if (z.cls != Class::Zero) s.add(z.negative, z.sig, z.exp);
+  if (s.zero()) {  // IEEE 754 §6.3: zeros of one sign keep it, else +0
+    const bool neg = pz && z.cls == Class::Zero && pneg && z.negative;
+    return {neg, Class::Zero, 0, 0};
+  }
+  return as_term(f, s.round(f, Round::RN));
+}
+
+Term ieee_add_f32(const Term& x, const Term& z) {
+  const Term one{false, Class::Normal, 1, 0};
+  return ieee_fma_f32(x, one, z);
+}
+
+// An f32 value into `out` (f32, or f16 rounding to nearest even; NaN becomes canonical).
+uint64_t f32_to(const Format& out, const Term& t) {
+  if (t.cls == Class::NaN) return canonical_nan(out);
+  if (t.cls == Class::Inf) return infinity(out, t.negative);
+  if (t.cls == Class::Zero) return zero_bits(out, t.negative);
+  ExactSum s;
+  s.add(t.negative, t.sig, t.exp);
+  return s.round(out, Round::RN);
+}
+
+uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  const Format& out = format_of(cls.d);
+  const Term ct = decode(cls.c, c);
+  std::vector<Term> at(cls.k), bt(cls.k);
+  Special sp;
+  for (unsigned k = 0; k < cls.k; ++k) {
+    at[k] = decode(cls.a, a[k]);
+    bt[k] = decode(cls.b, b[k]);
+    sp.product(at[k], bt[k]);
+  }
+  sp.addend(ct);
+  const bool fp8 = cls.a == Type::E4M3 || cls.a == Type::E5M2;
+  const Recipe rc = recipe(cls);
+  if (rc.path == Path::FfmaChain || rc.path == Path::FfmaPairs) {
+    // f16 m8n8k4 as ptxas emulates it: f32 FMUL/FFMA/FADD, each IEEE, rounding to nearest even.
+    auto p = [&](unsigned k, const Term& acc) { return ieee_fma_f32(at[k], bt[k], acc); };
+    const Term zero{false, Class::Zero, 0, 0};
+    Term sum;
+    if (rc.path == Path::FfmaChain) {  // ((((0 + a0b0) + a1b1) + a2b2) + a3b3) + C
+      sum = zero;
+      for (unsigned k = 0; k < 4; ++k) sum = p(k, sum);
+      sum = ieee_add_f32(ct, sum);
+    } else {  // (C + (a0b0 + a1b1)) + (a2b2 + a3b3), each pair an FMUL then an FFMA
+      const Term negative_zero{true, Class::Zero, 0, 0};
+      sum = ieee_add_f32(ieee_add_f32(ct, p(1, p(0, negative_zero))), p(3, p(2, negative_zero)));
+    }
+    return f32_to(out, sum);
+  }
+
+  // HMMA blocks. Inputs are seen in their HMMA format: f16 for the fp8 emulation.
+  const Format& in_fmt = fp8 ? numeric::kF16 : format_of(cls.a);
+  const int in_emin = 1 - in_fmt.bias;
+  auto product = [&](unsigned k) {
+    const bool nz = at[k].sig && bt[k].sig && at[k].cls != Class::Zero && bt[k].cls != Class::Zero;
+    Product p{at[k].negative != bt[k].negative, nz ? at[k].sig * bt[k].sig : 0, at[k].exp + bt[k].exp, 0};
+    if (nz) p.nominal = nominal(at[k].sig, at[k].exp, in_emin) + nominal(bt[k].sig, bt[k].exp, in_emin);
+    return p;
+  };
+  const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
+  const int out_emin = 1 - out.bias;
+  if (rc.path == Path::Hmma) {  // blocks of rc.block products in k order, the first starting at C
+    if (sp.any()) return sp.bits(out);
+    Term acc = ct;
+    int acc_emin = 1 - format_of(cls.c).bias;
+    for (unsigned k0 = 0; k0 < cls.k; k0 += rc.block) {
+      std::vector<Product> ps;
+      for (unsigned k = k0; k < k0 + rc.block && k < cls.k; ++k) ps.push_back(product(k));
+      const uint64_t bits = hmma_block(ps, acc, acc_emin, out, r);
+      if (k0 + rc.block >= cls.k) return bits;
+      acc = as_term(out, bits);
+      acc_emin = out_emin;
+      if (acc.cls == Class::Inf) return bits;
+    }
+  }
+  // fp8: two chained half-K blocks from zero, then C added by one IEEE addition rounding to
+  // nearest even. Each block sees its own special operands: an infinity from an overflowed first
+  // block meets the second block's infinities and C as IEEE arithmetic would.
+  Special running;
+  Term acc{false, Class::Zero, 0, 0};
+  for (unsigned half = 0; half < 2; ++half) {
+    std::vector<Product> ps;
+    Special block = running;
+    for (unsigned k = 0; k < cls.k; ++k)
+      if ((k % 4) / 2 == half) {
+        ps.push_back(product(k));
+        block.product(at[k], bt[k]);
+      }
+    if (block.nan) return canonical_nan(out);
+    if (block.inf) {
+      running = block;
+      continue;
+    }
+    acc = as_term(out, hmma_block(ps, acc, out_emin, out, r));
+    if (acc.cls == Class::Inf) running.infinity_of(acc.negative);
+  }
+  running.addend(ct);
+  if (running.any()) return running.bits(out);
+  return add_rn(ct, acc, out);
+}
+
+// The NaN the H200's DMMA creates for Inf x 0 and Inf - Inf: negative, quiet, no payload.
+constexpr uint64_t kDmmaDefaultNan = 0xfff8000000000000ull;
+
+// Sm90 f64: fused multiply-adds over k in order, starting from C.
+uint64_t fma_chain_f64(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  const Format& f = numeric::kF64;
+  uint64_t acc_bits = c;
+  Term acc = decode(Type::F64, c);
+  for (unsigned k = 0; k < cls.k; ++k) {
+    const Term x = decode(Type::F64, a[k]), y = decode(Type::F64, b[k]);
+    // A NaN operand passes through quieted, b's before the accumulator's before a's (H200).
+    const uint64_t quiet = uint64_t{1} << 51;
+    if (x.cls == Class::NaN || y.cls == Class::NaN || acc.cls == Class::NaN) {
+      const uint64_t nan = y.cls == Class::NaN ? b[k] : acc.cls == Class::NaN ? acc_bits : a[k];
+      acc_bits = nan | quiet;
+      acc = as_term(f, acc_bits);
+      continue;
+    }
+    Special sp;
+    sp.product(x, y);
+    sp.addend(acc);
+    if (sp.any()) {
+      acc_bits = sp.nan ? kDmmaDefaultNan : sp.bits(f);
+      acc = as_term(f, acc_bits);
+      continue;
+    }
+    const bool pz = x.cls == Class::Zero || y.cls == Class::Zero;
+    ExactSum s;
+    if (!pz) s.add(x.negative != y.negative, static_cast<unsigned __int128>(x.sig) * y.sig, x.exp + y.exp);
+    if (acc.cls != Class::Zero) s.add(acc.negative, acc.sig, acc.exp);
+    uint64_t bits;
+    if (s.zero()) {
+      // IEEE 754 §6.3: zeros of one sign keep it; otherwise +0, or -0 when rounding toward -inf.
+      const bool pneg = x.negative != y.negative;
+      if (pz && acc.cls == Class::Zero && pneg == acc.negative) bits = zero_bits(f, pneg);
+      else bits = cls.rnd == Round::RM ? f.sign_bit() : 0;
+    } else {
+      bits = s.round(f, cls.rnd);
+    }
+    acc_bits = bits;
+    acc = as_term(f, bits);
+  }
+  if (acc.cls == Class::Inf || acc.cls == Class::NaN) return acc_bits;
+  if (acc.cls == Class::Zero) return zero_bits(f, acc.negative);
+  ExactSum s;
+  s.add(acc.negative, acc.sig, acc.exp);
+  return s.round(f, Round::RZ);  // exact: acc is an f64
+}
+
+// Exact: every product and C summed exactly, one rounding (to nearest even, or f64's .rnd).
+uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  const Format& out = format_of(cls.d);
+  const Term ct = decode(cls.c, c);
+  Special sp;
+  ExactSum s;
+  bool any_nonzero = false, all_negative_zero = ct.cls != Class::Zero || ct.negative;
+  for (unsigned k = 0; k < cls.k; ++k) {
+    const Term x = decode(cls.a, a[k]), y = decode(cls.b, b[k]);
+    sp.product(x, y);
+    if (x.cls == Class::Zero || y.cls == Class::Zero || x.cls == Class::Inf || y.cls == Class::Inf || x.cls == Class::NaN || y.cls == Class::NaN) {
+      all_negative_zero = all_negative_zero && (x.negative != y.negative);
+      continue;
+    }
+    s.add(x.negative != y.negative, static_cast<unsigned __int128>(x.sig) * y.sig, x.exp + y.exp);
+    any_nonzero = true;
+  }
+  sp.addend(ct);
+  if (sp.any()) return sp.bits(out);
+  if (ct.cls != Class::Zero) {
+    s.add(ct.negative, ct.sig, ct.exp);
+    any_nonzero = true;
+  }
+  if (!any_nonzero) return zero_bits(out, all_negative_zero);
+  if (s.zero()) return cls.rnd == Round::RM ? out.sign_bit() : 0;
+  return s.round(out, cls.d == Type::F64 ? cls.rnd : Round::RN);
+}
+
+}  // namespace
+
+uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  if (m == Model::Exact) return exact_float(cls, a, b, c);
+  if (cls.d == Type::F64) return fma_chain_f64(cls, a, b, c);
+  return sm90_float(cls, a, b, c);
+}
+
+int32_t dot_int(Type a, Type b, unsigned k, const uint64_t* av, const uint64_t* bv, int32_t c,
+                bool satfinite) {
+  auto value = [](Type t, uint64_t bits) -> int64_t {
+    switch (t) {
+    case Type::S8: return static_cast<int8_t>(bits);
+    case Type::U8: return static_cast<uint8_t>(bits);
+    case Type::S4: return static_cast<int64_t>(bits & 7) - static_cast<int64_t>(bits & 8);
+    default: return static_cast<int64_t>(bits & 15);  // U4
+    }
+  };
+  int64_t sum = c;  // |sum| < 2^31 + 256 * 2^16: no overflow in 64 bits
+  for (unsigned i = 0; i < k; ++i) sum += value(a, av[i]) * value(b, bv[i]);
+  if (satfinite) return static_cast<int32_t>(std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX));
+  return static_cast<int32_t>(static_cast<uint32_t>(sum));
+}
+
+int32_t dot_b1(bool xor_op, unsigned k, const uint32_t* a, const uint32_t* b, int32_t c) {
+  uint32_t count = 0;
+  for (unsigned w = 0; w < k / 32; ++w) count += std::popcount(xor_op ? a[w] ^ b[w] : a[w] & b[w]);
+  return static_cast<int32_t>(static_cast<uint32_t>(c) + count);
+}
+
+}  // namespace ptxvm::mma

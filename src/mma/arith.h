@@ -1,0 +1,47 @@
+// Tensor-core arithmetic: one output element of D = A·B + C for every mma/wmma class
+// (PTX §9.7.14.5.14, 001_23fdd5978b24a3ed.txt; §9.7.14.4.5, 004_8b65a6cd58917981.txt), shared by
+// mma.sync, mma.sp and wmma, and later by wgmma and tcgen05.
+//
+// The ISA leaves the accumulation order and rounding of the floating-point classes open
+// ("未指定"); a `Model` fixes them. `Exact` sums exactly and rounds once (IEEE, to nearest even,
+// or the .rnd of the f64 forms); `Sm90` reproduces the Hopper tensor cores bit for bit, with its
+// parameters as data (model.cpp), fitted and confirmed on vectors recorded on an H200
+// (tests/hw/mma/).
+#pragma once
+
+#include <cstdint>
+
+#include "numeric/round.h"
+
+namespace ptxvm::mma {
+
+// Element types of the matrix operands (§9.7.14.2).
+enum class Type : uint8_t { F16, BF16, TF32, F32, F64, E4M3, E5M2, E3M2, E2M3, E2M1, S8, U8, S4, U4, B1, S32 };
+
+enum class Model : uint8_t { Sm90, Exact };
+
+// One floating-point class: the element types of A, B, C, D, the dot length K, for f64 the
+// rounding modifier (.rn when absent), and whether wmma.mma (not mma) asked for it: ptxas may
+// compile the two differently.
+struct FloatClass {
+  Type a, b, c, d;
+  unsigned k;
+  numeric::Round rnd = numeric::Round::RN;
+  bool wmma = false;
+};
+
+// D[i][j] for one (i, j): a[0..k) is row i of A, b[0..k) column j of B, as element bits
+// right-aligned in each uint64_t (an e2m1 as its 4 bits, a tf32 as the 32-bit container, an f16 as
+// 16 bits); c the bits of C[i][j]; returns the bits of D[i][j] in cls.d.
+uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c);
+
+// Integer classes (.s8/.u8/.s4/.u4): exact products summed into the s32 accumulator, wrapping,
+// or clamped to [INT32_MIN, INT32_MAX] with .satfinite (§9.7.14.5.14).
+int32_t dot_int(Type a, Type b, unsigned k, const uint64_t* av, const uint64_t* bv, int32_t c,
+                bool satfinite);
+
+// Single-bit classes: c + popc(a OP b) over k bits given as 32-bit words (k a multiple of 32),
+// OP = xor or and (§9.7.14.5.14).
+int32_t dot_b1(bool xor_op, unsigned k, const uint32_t* a, const uint32_t* b, int32_t c);
+
+}  // namespace ptxvm::mma
