@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Regenerate tests/kernels/ptx/ from cuda/*.cu and triton/kernels.py.
+"""Regenerate tests/kernels/ptx/ from cuda/*.cu and triton/*.py.
 
 Developer tool (not run by CI). Needs nvcc (CUDA 13.0) and `pip install triton`.
 CUDA files: `nvcc -ptx -arch=sm_90 -std=c++17` -> ptx/<stem>.sm_90.ptx.
-Triton kernels: triton.compile(..., target=GPUTarget("cuda", 80, 32)) ->
-ptx/triton_<name>.cuda80.ptx, plus ptx/triton_meta.json with each kernel's
-entry name, block size (32 * num_warps) and dynamic shared-memory size.
+Triton kernels (the CONFIGS of each triton/*.py): triton.compile(...,
+target=GPUTarget("cuda", arch, 32)), arch from the config (default 80) ->
+ptx/triton_<name>.cuda<arch>.ptx, plus ptx/triton_meta.json with each kernel's
+PTX file, entry name, block size (32 * num_warps) and dynamic shared-memory size.
 Triton is pointed at the local ptxas so that it emits `.version 9.0`, which
 the local toolchain accepts. Sources are compiled from copies under a fixed
 /tmp path so that the checkout's location never reaches the output.
@@ -39,21 +40,25 @@ def build_triton():
     from triton.compiler import ASTSource
 
     os.makedirs(os.path.join(FIXED, "triton"), exist_ok=True)
-    src = os.path.join(FIXED, "triton", "kernels.py")
-    shutil.copyfile(os.path.join(HERE, "triton", "kernels.py"), src)
-    spec = importlib.util.spec_from_file_location("kernels", src)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
     meta = {}
-    for cfg in mod.CONFIGS:
-        k = triton.compile(ASTSource(fn=cfg["fn"], signature=cfg["signature"], constexprs=cfg["constexprs"]),
-                           target=GPUTarget("cuda", 80, 32), options=cfg["options"])
-        out = os.path.join(PTX_DIR, f"triton_{cfg['name']}.cuda80.ptx")
-        with open(out, "w") as f:
-            f.write(k.asm["ptx"])
-        meta[cfg["name"]] = {"kernel": k.metadata.name, "block": 32 * k.metadata.num_warps,
-                             "shared_bytes": k.metadata.shared}
-        print("wrote", os.path.relpath(out, HERE))
+    for fn in sorted(os.listdir(os.path.join(HERE, "triton"))):
+        if not fn.endswith(".py"):
+            continue
+        src = os.path.join(FIXED, "triton", fn)
+        shutil.copyfile(os.path.join(HERE, "triton", fn), src)
+        spec = importlib.util.spec_from_file_location(fn[:-3], src)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        for cfg in mod.CONFIGS:
+            arch = cfg.get("arch", 80)
+            k = triton.compile(ASTSource(fn=cfg["fn"], signature=cfg["signature"], constexprs=cfg["constexprs"]),
+                               target=GPUTarget("cuda", arch, 32), options=cfg["options"])
+            ptx = f"triton_{cfg['name']}.cuda{arch}.ptx"
+            with open(os.path.join(PTX_DIR, ptx), "w") as f:
+                f.write(k.asm["ptx"])
+            meta[cfg["name"]] = {"ptx": ptx, "kernel": k.metadata.name, "block": 32 * k.metadata.num_warps,
+                                 "shared_bytes": k.metadata.shared}
+            print("wrote", os.path.join("ptx", ptx))
     with open(os.path.join(PTX_DIR, "triton_meta.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -39,6 +39,16 @@ class Rng:
     def f32(self, n, lo, hi):
         return self.f64(n, lo, hi).astype(np.float32)
 
+    def float_bits(self, shape, ebits, mbits, elo, ehi):
+        """Bit patterns (uint64) of floats with ebits/mbits: random sign and mantissa, biased
+        exponent field uniform in [elo, ehi] (0: subnormals and zeros)."""
+        n = int(np.prod(shape))
+        r, m = self.raw(n), self.raw(n)
+        sign = r >> np.uint64(63)
+        mant = m >> np.uint64(64 - mbits)
+        exp = np.uint64(elo) + (r & np.uint64(0xffffffff)) % np.uint64(ehi - elo + 1)
+        return ((sign << np.uint64(ebits + mbits)) | (exp << np.uint64(mbits)) | mant).reshape(shape)
+
 
 class Launch:
     """One kernel launch. args: ("in"|"out", name, array) for buffers (an "out"
@@ -247,7 +257,7 @@ def all_launches():
 
     def triton(name, grid, args, approx=None):
         m = meta[name]
-        return Launch("triton_" + name, f"triton_{name}.cuda80.ptx", m["kernel"], grid, [m["block"]],
+        return Launch("triton_" + name, m["ptx"], m["kernel"], grid, [m["block"]],
                       args + [("u64", 0), ("u64", 0)], shared_bytes=m["shared_bytes"], approx=approx)
 
     r = Rng(7001)
@@ -267,6 +277,121 @@ def all_launches():
     r = Rng(7004)
     n = 700
     L.append(triton("int_hash", [3], [("in", "x", r.u32(n)), ("out", "out", z(n, np.uint32)), ("s32", n)]))
+
+    L += tensor_core_launches()
+    return L
+
+
+# Float formats for the tensor-core inputs: (exponent bits, mantissa bits, storage dtype).
+# bf16 and fp8 have no numpy type: their buffers hold the bit patterns.
+F16, BF16, F32, F64 = (5, 10, np.float16), (8, 7, np.uint16), (8, 23, np.float32), (11, 52, np.float64)
+E4M3, E5M2 = (4, 3, np.uint8), (5, 2, np.uint8)
+UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}  # by size in bytes
+
+
+def spread(r, shape, fmt, elo, ehi):
+    """Floats of format fmt (exponent field in [elo, ehi]: a spread of magnitudes, both signs)."""
+    ebits, mbits, dtype = fmt
+    bits = r.float_bits(shape, ebits, mbits, elo, ehi)
+    return bits.astype(UINT[np.dtype(dtype).itemsize]).view(dtype)
+
+
+def cancelling(a, b, fmt):
+    """Makes A (M x K) B (K x N) products cancel exactly in every fourth row and column: A's rows
+    3 mod 4 are [x, -x] and B's columns 1 mod 4 are [y; y], so (A B)[r, c] is an exact zero whose
+    rounding depends on the order of the accumulation."""
+    k2 = a.shape[1] // 2
+    sign = 1 << (fmt[0] + fmt[1])
+    bits = a.view(UINT[a.itemsize])
+    bits[3::4, k2:] = bits[3::4, :k2] ^ bits.dtype.type(sign)
+    b[k2:, 1::4] = b[:k2, 1::4]
+    return a, b
+
+
+def flat(x, layout):
+    """A 2-D matrix as the flat buffer of its row- or column-major storage."""
+    return np.ascontiguousarray(x if layout == "row" else x.T).reshape(-1)
+
+
+def tensor_core_launches():
+    """wmma (CUDA), inline-PTX mma.sync/ldmatrix/stmatrix/movmatrix, and Triton tl.dot GEMMs."""
+    L = []
+    z = np.zeros
+    wm, mg = "wmma.sm_90.ptx", "mma_gemm.sm_90.ptx"
+
+    # la, lb, lc: the layouts of A, B and C as the kernel reads them.
+    def wmma_float(name, seed, fmt, erange, acc_fmt, acc_erange, la, lb, lc, alpha, M=64, N=64, K=64,
+                   grid=(2,), block=(128,)):
+        r = Rng(seed)
+        a, b = cancelling(spread(r, (M, K), fmt, *erange), spread(r, (K, N), fmt, *erange), fmt)
+        c = spread(r, (M, N), acc_fmt, *acc_erange)
+        L.append(Launch(name, wm, name, grid, block,
+                        [("in", "A", flat(a, la)), ("in", "B", flat(b, lb)), ("in", "C", flat(c, lc)),
+                         ("out", "D", z(M * N, acc_fmt[2])), ("s32", M), ("s32", N), ("s32", K), alpha]))
+
+    # f16 subnormals (exponent field 0) included; the f16 accumulator stays below 2^15.
+    wmma_float("wmma_f16_f16acc", 8001, F16, (0, 17), F16, (0, 20), "row", "col", "row", ("f32", 0.75))
+    wmma_float("wmma_f16_f32acc_shared", 8002, F16, (0, 21), F32, (100, 150), "col", "row", "row", ("f32", -1.25),
+               grid=(2, 2))
+    wmma_float("wmma_bf16", 8003, BF16, (96, 150), F32, (100, 150), "row", "row", "col", ("f32", -1.5))
+    wmma_float("wmma_tf32", 8004, F32, (107, 147), F32, (107, 147), "col", "row", "row", ("f32", 0.3))
+    wmma_float("wmma_f64", 8005, F64, (983, 1063), F64, (983, 1063), "col", "row", "row", ("f64", -0.1))
+
+    def wmma_int(name, seed, a, b, alpha, M=64, N=64, K=64):  # C is row-major in every integer kernel
+        r = Rng(seed)
+        c = r.u32(M * N).view(np.int32)  # full range: sums saturate or wrap
+        L.append(Launch(name, wm, name, [2], [128],
+                        [("in", "A", a), ("in", "B", b), ("in", "C", c), ("out", "D", z(M * N, np.int32)),
+                         ("s32", M), ("s32", N), ("s32", K), ("s32", alpha)]))
+
+    r = Rng(8006)  # A row-major, B column-major
+    wmma_int("wmma_s8", 8106, r.u32(64 * 64).astype(np.uint8).view(np.int8),
+             r.u32(64 * 64).astype(np.uint8).view(np.int8), 3)
+    r = Rng(8007)  # A column-major, B row-major
+    wmma_int("wmma_u8", 8107, r.u32(64 * 64).astype(np.uint8), r.u32(64 * 64).astype(np.uint8), -7)
+    # 4-bit: A row-major 64 x 128, B column-major, 8 elements a word; 1-bit: K = 256, 32 a word.
+    r = Rng(8008)
+    wmma_int("wmma_s4", 8108, r.u32(64 * 128 // 8), r.u32(64 * 128 // 8), 5, K=128)
+    r = Rng(8009)
+    wmma_int("wmma_u4", 8109, r.u32(64 * 128 // 8), r.u32(64 * 128 // 8), -3, K=128)
+    r = Rng(8010)
+    wmma_int("wmma_b1_xor", 8110, r.u32(64 * 256 // 32), r.u32(64 * 256 // 32), 2, K=256)
+    r = Rng(8011)
+    wmma_int("wmma_b1_and", 8111, r.u32(64 * 256 // 32), r.u32(64 * 256 // 32), -1, K=256)
+
+    # Inline-PTX GEMMs: blocks of 64x64, grid (N / 64, M / 64); A row-major, B row-major (s8:
+    # column-major).
+    r = Rng(8101)
+    M, N, K = 128, 128, 64
+    a, b = cancelling(spread(r, (M, K), F16, 0, 20), spread(r, (K, N), F16, 0, 20), F16)
+    L.append(Launch("mma_gemm_f16", mg, "mma_gemm_f16", [N // 64, M // 64], [128],
+                    [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "D", z(M * N, np.float32)),
+                     ("out", "D16", z(M * N, np.float16)), ("s32", M), ("s32", N), ("s32", K)]))
+    r = Rng(8102)
+    M, N, K = 128, 64, 96
+    a, b = cancelling(spread(r, (M, K), BF16, 96, 150), spread(r, (K, N), BF16, 96, 150), BF16)
+    L.append(Launch("mma_gemm_bf16", mg, "mma_gemm_bf16", [N // 64, M // 64], [128],
+                    [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "D", z(M * N, np.float32)),
+                     ("out", "Dt", z(M * N, np.uint16)), ("s32", M), ("s32", N), ("s32", K)]))
+    r = Rng(8103)
+    M, N, K = 64, 64, 128
+    L.append(Launch("mma_gemm_s8", mg, "mma_gemm_s8", [N // 64, M // 64], [128],
+                    [("in", "A", r.u32(M * K).astype(np.uint8).view(np.int8)),
+                     ("in", "B", r.u32(K * N).astype(np.uint8).view(np.int8)), ("out", "D", z(M * N, np.int32)),
+                     ("s32", M), ("s32", N), ("s32", K)]))
+
+    # Triton tl.dot: C (f32) = A @ B, 64 x 64 x 64, 32 x 32 tiles, grid (2, 2); row-major.
+    meta = _triton_meta()
+    for name, seed, fmt, erange in [("dot_f16", 8201, F16, (0, 22)), ("dot_bf16", 8202, BF16, (96, 150)),
+                                    ("dot_tf32", 8203, F32, (107, 147)), ("dot_fp32_ieee", 8204, F32, (107, 147)),
+                                    ("dot_fp8e4m3", 8205, E4M3, (0, 14)), ("dot_fp8e5m2", 8206, E5M2, (0, 30))]:
+        r = Rng(seed)
+        a, b = cancelling(spread(r, (64, 64), fmt, *erange), spread(r, (64, 64), fmt, *erange), fmt)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [2, 2], [m["block"]],
+                        [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(64 * 64, np.float32)),
+                         ("s32", 64), ("s32", 64), ("s32", 64), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
     return L
 
 
