@@ -1,15 +1,35 @@
-// Engine speed (issue: performance): thread-instructions per second on converged ALU code, and
-// saxpy against the same loop compiled natively, each measured in one run.
-//   build/bench/engine_bench
+// Engine speed (issue #7: performance). One run times every kernel emulated by ptxvm and the same
+// algorithm compiled natively (bench/native.cpp, -O2, one host thread), then prints a summary of
+// the ratios measured in that run. What the figures mean: bench/README.md.
+//   build/bench/engine_bench [--benchmark_filter=REGEX]     (scripts/bench.sh builds and runs it)
+// Kernels are read from bench/kernels/ (PTXVM_BENCH_KERNELS overrides the folder); the PTX there
+// is nvcc 13.0 output (`nvcc -ptx -arch=sm_90 X.cu`) of the .cu file beside it.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
+#include "native.h"
 #include "ptxvm/ptxvm.h"
 
 namespace {
 
-// 64 iterations of a dependent 8-instruction integer chain per thread.
+// ---- Kernels -------------------------------------------------------------------------------
+
+// Converged ALU work, written by hand so that the instruction count is exact: 64 iterations of a
+// dependent 8-instruction integer chain per thread.
 const char* kAlu = R"(.version 8.7
 .target sm_90
 .address_size 64
@@ -38,92 +58,539 @@ LOOP:
   ret;
 }
 )";
-constexpr uint64_t kAluInstructionsPerThread = 3 + 64 * 8 + 6 + 1;
+constexpr uint64_t kAluInstructionsPerThread = 3 + 64 * 8 + 6;  // prologue, loop, epilogue + ret
+constexpr uint32_t kAluCtas = 64, kAluBlock = 256;
 
-const char* kSaxpy = R"(.version 8.7
-.target sm_90
-.address_size 64
-.visible .entry saxpy(.param .u64 y, .param .u64 x, .param .f32 a, .param .u32 n)
-{
-  .reg .b32 %r<6>;
-  .reg .f32 %f<4>;
-  .reg .b64 %rd<7>;
-  .reg .pred %p1;
-  ld.param.u64 %rd1, [y];
-  ld.param.u64 %rd2, [x];
-  ld.param.f32 %f1, [a];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mad.lo.s32 %r5, %r3, %r4, %r2;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  mul.wide.u32 %rd3, %r5, 4;
-  add.s64 %rd4, %rd2, %rd3;
-  add.s64 %rd5, %rd1, %rd3;
-  ld.global.f32 %f2, [%rd4];
-  ld.global.f32 %f3, [%rd5];
-  fma.rn.f32 %f3, %f1, %f2, %f3;
-  st.global.f32 [%rd5], %f3;
-DONE:
-  ret;
+std::string kernels_dir() {
+  const char* dir = std::getenv("PTXVM_BENCH_KERNELS");
+  return dir ? dir : PTXVM_BENCH_KERNELS_DIR;
 }
-)";
 
-void BM_ConvergedAlu(benchmark::State& state) {
-  ptxvm::Device dev;
-  std::string diags;
-  auto m = dev.load_module(kAlu, "alu.ptx", &diags);
-  const uint32_t ctas = 64, threads = 256;
-  uint64_t out = dev.malloc(ctas * threads * 4);
-  ptxvm::LaunchConfig c;
-  c.grid = {ctas};
-  c.block = {threads};
-  c.threads = static_cast<unsigned>(state.range(0));
-  for (auto _ : state) {
-    auto r = m->launch("alu", c, {ptxvm::arg(out)});
-    if (!r.ok) state.SkipWithError(r.error.c_str());
+// Loads kernels/<file>; null with the reason in *why when the file is missing or does not load.
+std::unique_ptr<ptxvm::Module> load(ptxvm::Device& dev, const std::string& file, std::string* why) {
+  std::ifstream in(kernels_dir() + "/" + file);
+  if (!in) {
+    *why = file + " not found in " + kernels_dir();
+    return nullptr;
   }
-  double thread_insts = static_cast<double>(state.iterations()) * ctas * threads * kAluInstructionsPerThread;
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string diags;
+  auto m = dev.load_module(text.str(), file, &diags);
+  if (!m) *why = file + " does not load: " + diags.substr(0, diags.find('\n'));
+  return m;
+}
+
+std::vector<uint32_t> random_words(size_t n, uint32_t seed) {
+  std::vector<uint32_t> v(n);
+  for (auto& x : v) {  // xorshift32
+    seed ^= seed << 13;
+    seed ^= seed >> 17;
+    seed ^= seed << 5;
+    x = seed;
+  }
+  return v;
+}
+
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  auto w = random_words(n, seed);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(w[i] >> 8) / 16777216.0f - 0.5f;
+  return v;
+}
+
+template <typename T>
+uint64_t upload(ptxvm::Device& dev, const std::vector<T>& host) {
+  uint64_t p = dev.malloc(host.size() * sizeof(T));
+  dev.copy_to_device(p, host.data(), host.size() * sizeof(T));
+  return p;
+}
+
+template <typename T>
+std::vector<T> download(ptxvm::Device& dev, uint64_t p, size_t n) {
+  std::vector<T> host(n);
+  dev.copy_to_host(host.data(), p, n * sizeof(T));
+  return host;
+}
+
+// Number of elements where `got` and `want` differ by more than rel_tol relative to `want`.
+template <typename T>
+size_t mismatches(const std::vector<T>& got, const std::vector<T>& want, double rel_tol = 0) {
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (std::fabs(double(got[i]) - double(want[i])) > rel_tol * std::fabs(double(want[i]))) ++bad;
+  return bad;
+}
+
+// ---- An emulated workload: a device, a module, buffers, a launch, and a check -----------------
+
+struct Workload {
+  ptxvm::Device dev;
+  std::unique_ptr<ptxvm::Module> module;
+  std::string kernel, why_not;  // why_not: the module did not load, or the first result was wrong
+  ptxvm::LaunchConfig config;
+  std::vector<ptxvm::KernelArg> args;
+
+  ptxvm::LaunchResult launch() { return module->launch(kernel, config, args); }
+};
+
+// Runs the Google Benchmark loop over launches of w (prepared once, then cached by the caller).
+void time_launches(benchmark::State& state, Workload& w) {
+  if (!w.why_not.empty()) {
+    state.SkipWithError(w.why_not.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto r = w.launch();
+    if (!r.ok) {
+      state.SkipWithError(r.error.c_str());
+      break;
+    }
+  }
+}
+
+// The first launch's result checked against the native one; any difference keeps the timing out.
+void check_first_launch(Workload& w, const std::function<size_t()>& count_mismatches) {
+  if (!w.module) return;
+  auto r = w.launch();
+  if (!r.ok)
+    w.why_not = w.kernel + ": " + r.error;
+  else if (size_t bad = count_mismatches())
+    w.why_not = w.kernel + ": " + std::to_string(bad) + " results differ from the native run";
+}
+
+Workload& prepare(std::unique_ptr<Workload>& slot, const std::string& file, const std::string& kernel) {
+  slot = std::make_unique<Workload>();
+  slot->kernel = kernel;
+  slot->module = load(slot->dev, file, &slot->why_not);
+  return *slot;
+}
+
+// ---- ALU: converged, 1..N host threads ------------------------------------------------------
+
+void BM_Alu(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = *(slot = std::make_unique<Workload>());
+    w.kernel = "alu";
+    std::string diags;
+    w.module = w.dev.load_module(kAlu, "alu.ptx", &diags);
+    if (!w.module) w.why_not = "alu does not load: " + diags;
+    uint64_t out = w.dev.malloc(kAluBlock * 4);  // every CTA writes the same kAluBlock words
+    w.config.grid = {kAluCtas};
+    w.config.block = {kAluBlock};
+    w.args = {ptxvm::arg(out)};
+    check_first_launch(w, [&] {
+      std::vector<uint32_t> want(kAluBlock);
+      for (uint32_t tid = 0; tid < kAluBlock; ++tid) {
+        uint32_t r1 = tid, r2 = 0;
+        for (int i = 0; i < 64; ++i) {
+          r1 = r1 * 1664525u + 1013904223u;
+          r2 += (r1 ^ r2) << 3;
+        }
+        want[tid] = r2 & 255;
+      }
+      return mismatches(download<uint32_t>(w.dev, out, kAluBlock), want);
+    });
+  }
+  slot->config.threads = static_cast<unsigned>(state.range(0));
+  time_launches(state, *slot);
+  double thread_insts = double(state.iterations()) * kAluCtas * kAluBlock * kAluInstructionsPerThread;
   state.counters["thread_inst/s"] = benchmark::Counter(thread_insts, benchmark::Counter::kIsRate);
   state.counters["warp_inst/s"] = benchmark::Counter(thread_insts / 32, benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ConvergedAlu)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-constexpr uint32_t kN = 1 << 20;
+// ---- saxpy, 1M floats -----------------------------------------------------------------------
+
+constexpr uint32_t kSaxpyN = 1 << 20;
+constexpr float kSaxpyA = 2.0f;
 
 void BM_SaxpyEmulated(benchmark::State& state) {
-  ptxvm::Device dev;
-  std::string diags;
-  auto m = dev.load_module(kSaxpy, "saxpy.ptx", &diags);
-  std::vector<float> host(kN, 1.0f);
-  uint64_t x = dev.malloc(kN * 4), y = dev.malloc(kN * 4);
-  dev.copy_to_device(x, host.data(), kN * 4);
-  dev.copy_to_device(y, host.data(), kN * 4);
-  ptxvm::LaunchConfig c;
-  c.grid = {kN / 256};
-  c.block = {256};
-  c.threads = 1;
-  for (auto _ : state) {
-    auto r = m->launch("saxpy", c, {ptxvm::arg(y), ptxvm::arg(x), ptxvm::arg(2.0f), ptxvm::arg(kN)});
-    if (!r.ok) state.SkipWithError(r.error.c_str());
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "saxpy.ptx", "saxpy");
+    auto x = random_floats(kSaxpyN, 1), y = random_floats(kSaxpyN, 2);
+    uint64_t dx = upload(w.dev, x), dy = upload(w.dev, y);
+    w.config.grid = {kSaxpyN / 256};
+    w.config.block = {256};
+    w.config.threads = 1;
+    w.args = {ptxvm::arg(dy), ptxvm::arg(dx), ptxvm::arg(kSaxpyA), ptxvm::arg(kSaxpyN)};
+    // The kernel rounds once (fma.rn); the native loop may round twice: compare within 1e-6.
+    check_first_launch(w, [&] {
+      bench::native::saxpy(y.data(), x.data(), kSaxpyA, kSaxpyN);
+      return mismatches(download<float>(w.dev, dy, kSaxpyN), y, 1e-6);
+    });
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kN * 12);
+  time_launches(state, *slot);
+  state.SetBytesProcessed(int64_t(state.iterations()) * kSaxpyN * 12);
 }
-BENCHMARK(BM_SaxpyEmulated)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_SaxpyNative(benchmark::State& state) {
-  std::vector<float> x(kN, 1.0f), y(kN, 1.0f);
+  auto x = random_floats(kSaxpyN, 1), y = random_floats(kSaxpyN, 2);
   for (auto _ : state) {
-    for (uint32_t i = 0; i < kN; ++i) y[i] = 2.0f * x[i] + y[i];
-    benchmark::DoNotOptimize(y.data());
+    bench::native::saxpy(y.data(), x.data(), kSaxpyA, kSaxpyN);
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kN * 12);
+  state.SetBytesProcessed(int64_t(state.iterations()) * kSaxpyN * 12);
 }
-BENCHMARK(BM_SaxpyNative)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// ---- transpose, 1024 x 1024 f32 -------------------------------------------------------------
+
+constexpr uint32_t kDim = 1024;
+
+void BM_TransposeEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "transpose.ptx", "transpose");
+    auto in = random_floats(kDim * kDim, 3);
+    uint64_t din = upload(w.dev, in), dout = w.dev.malloc(kDim * kDim * 4);
+    w.config.grid = {kDim / 32, kDim / 32};
+    w.config.block = {32, 8};
+    w.config.threads = 1;
+    w.args = {ptxvm::arg(dout), ptxvm::arg(din), ptxvm::arg(kDim), ptxvm::arg(kDim)};
+    check_first_launch(w, [&] {
+      std::vector<float> want(kDim * kDim);
+      bench::native::transpose(want.data(), in.data(), kDim, kDim);
+      return mismatches(download<float>(w.dev, dout, kDim * kDim), want);
+    });
+  }
+  time_launches(state, *slot);
+  state.SetBytesProcessed(int64_t(state.iterations()) * kDim * kDim * 8);
+}
+
+void BM_TransposeNative(benchmark::State& state) {
+  auto in = random_floats(kDim * kDim, 3);
+  std::vector<float> out(kDim * kDim);
+  for (auto _ : state) {
+    bench::native::transpose(out.data(), in.data(), kDim, kDim);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * kDim * kDim * 8);
+}
+
+// ---- divergent: if/else on lane parity, then a data-dependent loop (0..31 trips) ------------
+
+constexpr uint32_t kDivergentN = 1 << 18;
+
+void BM_DivergentEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "divergent.ptx", "divergent");
+    auto in = random_words(kDivergentN, 4);
+    uint64_t din = upload(w.dev, in), dout = w.dev.malloc(kDivergentN * 4);
+    w.config.grid = {kDivergentN / 256};
+    w.config.block = {256};
+    w.config.threads = 1;
+    w.args = {ptxvm::arg(dout), ptxvm::arg(din), ptxvm::arg(kDivergentN)};
+    check_first_launch(w, [&] {
+      std::vector<uint32_t> want(kDivergentN);
+      bench::native::divergent(want.data(), in.data(), kDivergentN);
+      return mismatches(download<uint32_t>(w.dev, dout, kDivergentN), want);
+    });
+  }
+  time_launches(state, *slot);
+}
+
+void BM_DivergentNative(benchmark::State& state) {
+  auto in = random_words(kDivergentN, 4);
+  std::vector<uint32_t> out(kDivergentN);
+  for (auto _ : state) {
+    bench::native::divergent(out.data(), in.data(), kDivergentN);
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---- histogram: 256 bins by global atomicAdd ------------------------------------------------
+
+constexpr uint32_t kHistogramN = 1 << 20;
+
+void BM_HistogramEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "histogram.ptx", "histogram");
+    auto in = random_words(kHistogramN, 5);
+    uint64_t din = upload(w.dev, in), dbins = upload(w.dev, std::vector<uint32_t>(256));
+    w.config.grid = {kHistogramN / 256};
+    w.config.block = {256};
+    w.config.threads = 1;
+    w.args = {ptxvm::arg(dbins), ptxvm::arg(din), ptxvm::arg(kHistogramN)};
+    check_first_launch(w, [&] {
+      std::vector<uint32_t> want(256);
+      bench::native::histogram(want.data(), in.data(), kHistogramN);
+      return mismatches(download<uint32_t>(w.dev, dbins, 256), want);
+    });
+  }
+  time_launches(state, *slot);  // the bins keep counting across launches, as the native ones do
+}
+
+void BM_HistogramNative(benchmark::State& state) {
+  auto in = random_words(kHistogramN, 5);
+  std::vector<uint32_t> bins(256);
+  for (auto _ : state) {
+    bench::native::histogram(bins.data(), in.data(), kHistogramN);
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---- warp shuffle reduction: sums of 32 floats by shfl.sync.down ----------------------------
+
+constexpr uint32_t kReduceN = 1 << 20;
+
+void BM_WarpReduceEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "warp_reduce.ptx", "warp_reduce");
+    auto in = random_floats(kReduceN, 6);
+    uint64_t din = upload(w.dev, in), dout = w.dev.malloc(kReduceN / 32 * 4);
+    w.config.grid = {kReduceN / 256};
+    w.config.block = {256};
+    w.config.threads = 1;
+    w.args = {ptxvm::arg(dout), ptxvm::arg(din), ptxvm::arg(kReduceN)};
+    check_first_launch(w, [&] {  // same additions in the same order: bit for bit
+      std::vector<float> want(kReduceN / 32);
+      bench::native::warp_reduce(want.data(), in.data(), kReduceN);
+      return mismatches(download<float>(w.dev, dout, kReduceN / 32), want);
+    });
+  }
+  time_launches(state, *slot);
+}
+
+void BM_WarpReduceNative(benchmark::State& state) {
+  auto in = random_floats(kReduceN, 6);
+  std::vector<float> out(kReduceN / 32);
+  for (auto _ : state) {
+    bench::native::warp_reduce(out.data(), in.data(), kReduceN);
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---- GEMM by mma.sync (kernels/mma_gemm.ptx; contract in bench/kernels/mma_gemm.cu) ---------
+
+constexpr uint32_t kGemm = 256;  // M = N = K
+constexpr double kGemmMacs = double(kGemm) * kGemm * kGemm;
+
+// Matrix entries i/256 with |i| <= 128: exact in f16, products exact in f32 and every partial sum
+// (|sum| <= 64, multiples of 2^-16) exact too, so any summation order gives the same D.
+std::vector<float> gemm_operand(uint32_t seed) {
+  auto w = random_words(kGemm * kGemm, seed);
+  std::vector<float> v(w.size());
+  for (size_t i = 0; i < w.size(); ++i) v[i] = (int(w[i] % 257) - 128) / 256.0f;
+  return v;
+}
+
+// IEEE binary16 bits of f, for the normal numbers and zeros that gemm_operand yields (exact).
+uint16_t half_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  uint16_t sign = static_cast<uint16_t>((b >> 16) & 0x8000);
+  if ((b & 0x7fffffff) == 0) return sign;
+  int exponent = int((b >> 23) & 0xff) - 127 + 15;
+  return static_cast<uint16_t>(sign | (exponent << 10) | ((b >> 13) & 0x3ff));
+}
+
+void BM_GemmEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "mma_gemm.ptx", "mma_gemm");
+    auto a = gemm_operand(7), b = gemm_operand(8);  // b: K x N row-major
+    std::vector<uint16_t> ha(a.size()), hb_cols(b.size());
+    for (size_t i = 0; i < a.size(); ++i) ha[i] = half_bits(a[i]);
+    for (uint32_t p = 0; p < kGemm; ++p)
+      for (uint32_t j = 0; j < kGemm; ++j) hb_cols[j * kGemm + p] = half_bits(b[p * kGemm + j]);
+    uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, ha), db = upload(w.dev, hb_cols);
+    w.config.grid = {kGemm / 8, kGemm / 16};
+    w.config.block = {32};
+    w.config.threads = 1;
+    w.args = {ptxvm::arg(dd), ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
+              ptxvm::arg(kGemm)};
+    check_first_launch(w, [&] {
+      std::vector<float> want(kGemm * kGemm);
+      bench::native::matmul(want.data(), a.data(), b.data(), kGemm, kGemm, kGemm);
+      return mismatches(download<float>(w.dev, dd, kGemm * kGemm), want);
+    });
+  }
+  time_launches(state, *slot);
+  state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
+}
+
+void BM_GemmNative(benchmark::State& state) {
+  auto a = gemm_operand(7), b = gemm_operand(8);
+  std::vector<float> c(kGemm * kGemm);
+  for (auto _ : state) {
+    bench::native::matmul(c.data(), a.data(), b.data(), kGemm, kGemm, kGemm);
+    benchmark::ClobberMemory();
+  }
+  state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
+}
+
+// NumPy's float32 matmul of the same shape on one OpenBLAS thread (the issue's yardstick), in
+// seconds: the best of 20 after a warm-up. Negative when python3 or numpy is missing.
+double numpy_gemm_seconds() {
+  std::string cmd =
+      "OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 python3 -c '"
+      "import numpy as np, time\n"
+      "n = " + std::to_string(kGemm) + "\n"
+      "a = np.random.rand(n, n).astype(np.float32); b = np.random.rand(n, n).astype(np.float32)\n"
+      "a @ b\n"
+      "best = 1e9\n"
+      "for _ in range(20):\n"
+      "    t = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t)\n"
+      "print(best)' 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  double seconds = -1;
+  if (std::fscanf(p, "%lf", &seconds) != 1) seconds = -1;
+  return pclose(p) == 0 ? seconds : -1;
+}
+
+// ---- Summary --------------------------------------------------------------------------------
+
+constexpr int kRepetitions = 3;
+
+struct Outcome {
+  std::vector<double> seconds;  // per iteration, one entry per repetition
+  std::string error;
+
+  double median() const {
+    std::vector<double> v = seconds;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
+};
+
+// Keeps every repetition's time per iteration for the summary, and shows Google Benchmark's table
+// with one line per benchmark: the median of its repetitions (or its error, once).
+class Recorder : public benchmark::ConsoleReporter {
+public:
+  std::map<std::string, Outcome> outcomes;
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::vector<Run> shown;
+    for (const Run& r : runs) {
+      std::string key = r.run_name.function_name;
+      if (!r.run_name.args.empty()) key += "/" + r.run_name.args;
+      Outcome& o = outcomes[key];
+      if (r.run_type == Run::RT_Aggregate) {
+        if (r.aggregate_name == "median") shown.push_back(r);
+      } else if (r.error_occurred) {
+        if (o.error.empty()) shown.push_back(r);
+        o.error = r.error_message;
+      } else {
+        o.seconds.push_back(r.real_accumulated_time / double(r.iterations));
+      }
+    }
+    if (!shown.empty()) ConsoleReporter::ReportRuns(shown);
+  }
+};
+
+std::string alu_name(unsigned threads) { return "alu/threads:" + std::to_string(threads); }
+
+void print_summary(const Recorder& rec, unsigned max_threads) {
+  auto find = [&](const std::string& name) -> const Outcome* {
+    auto it = rec.outcomes.find(name);
+    return it == rec.outcomes.end() ? nullptr : &it->second;
+  };
+  std::printf("\n==== ptxvm engine summary (every ratio from this run) ====\n");
+
+  const double alu_insts = double(kAluCtas) * kAluBlock * kAluInstructionsPerThread;
+  const Outcome* one = find(alu_name(1));
+  if (one && one->error.empty()) {
+    double rate = alu_insts / one->median();
+    std::printf("Converged ALU (%u CTAs x %u threads, %llu instructions per thread), 1 host thread:\n"
+                "  %.3e thread-instructions/s, %.3e warp-instructions/s per core\n",
+                kAluCtas, kAluBlock, static_cast<unsigned long long>(kAluInstructionsPerThread), rate,
+                rate / 32);
+    double load[1] = {0};
+    getloadavg(load, 1);  // other work on the host takes cores from the scaling runs
+    std::printf("  scaling over host threads (hardware_concurrency = %u, host load average %.2f):\n",
+                max_threads, load[0]);
+    std::map<unsigned, const Outcome*> by_threads;
+    for (const auto& [name, o] : rec.outcomes)
+      if (name.starts_with("alu/threads:") && o.error.empty())
+        by_threads[static_cast<unsigned>(std::stoul(name.substr(name.find(':') + 1)))] = &o;
+    for (const auto& [t, o] : by_threads) {
+      double speedup = one->median() / o->median();
+      std::printf("    threads=%-3u %.3e thread-inst/s  speedup %.2fx  parallel efficiency %3.0f%%\n", t,
+                  alu_insts / o->median(), speedup, 100 * speedup / t);
+    }
+  } else if (one) {
+    std::printf("Converged ALU: failed: %s\n", one->error.c_str());
+  }
+
+  struct Pair {
+    const char* label;
+    const char* emulated;
+    const char* native;
+    double bytes;  // memory traffic per iteration, for GB/s; 0 when not memory-bound
+  };
+  const Pair pairs[] = {
+      {"saxpy 1M f32", "BM_SaxpyEmulated", "BM_SaxpyNative", 12.0 * kSaxpyN},
+      {"transpose 1024^2 f32", "BM_TransposeEmulated", "BM_TransposeNative", 8.0 * kDim * kDim},
+      {"divergent 256K", "BM_DivergentEmulated", "BM_DivergentNative", 0},
+      {"histogram atomics 1M", "BM_HistogramEmulated", "BM_HistogramNative", 0},
+      {"warp shfl reduce 1M", "BM_WarpReduceEmulated", "BM_WarpReduceNative", 0},
+  };
+  bool header = false;
+  for (const Pair& p : pairs) {
+    const Outcome *e = find(p.emulated), *n = find(p.native);
+    if (!e || !n) continue;  // filtered out
+    if (!std::exchange(header, true))
+      std::printf("\nKernel (1 host thread)       emulated     native C++ -O2   slowdown\n");
+    if (!e->error.empty()) {
+      std::printf("%-26s skipped: %s\n", p.label, e->error.c_str());
+      continue;
+    }
+    std::printf("%-26s %9.3f ms   %9.3f ms   %8.1fx", p.label, e->median() * 1e3, n->median() * 1e3,
+                e->median() / n->median());
+    if (p.bytes > 0) std::printf("   (%.2f vs %.2f GB/s)", p.bytes / e->median() / 1e9, p.bytes / n->median() / 1e9);
+    std::printf("\n");
+  }
+
+  const Outcome *ge = find("BM_GemmEmulated"), *gn = find("BM_GemmNative");
+  if (!ge || !gn) return;
+  std::printf("\nGEMM %u^3, multiply-adds/s:\n", kGemm);
+  const double native = gn->median(), numpy = numpy_gemm_seconds();
+  std::printf("  blocked C++ -O2 fp32 matmul, 1 thread:  %.3g\n", kGemmMacs / native);
+  if (numpy > 0)
+    std::printf("  NumPy float32 @, 1 OpenBLAS thread:     %.3g  (the issue's yardstick)\n", kGemmMacs / numpy);
+  else
+    std::printf("  NumPy float32 @: skipped (python3 with numpy not available)\n");
+  if (!ge->error.empty()) {
+    std::printf("  ptxvm mma.sync: skipped (%s)\n", ge->error.c_str());
+    return;
+  }
+  std::printf("  ptxvm mma.sync, 1 host thread:          %.3g  (%.1fx slower than the C++", kGemmMacs / ge->median(),
+              ge->median() / native);
+  if (numpy > 0) std::printf(", %.1fx slower than NumPy", ge->median() / numpy);
+  std::printf(")\n");
+}
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+
+  const unsigned max_threads = std::max(1u, std::thread::hardware_concurrency());
+  auto* alu = benchmark::RegisterBenchmark("alu", BM_Alu)->ArgName("threads");
+  for (unsigned t = 1; t < max_threads; t *= 2) alu->Arg(t);  // 1, 2, 4, ... and every core
+  alu->Arg(max_threads);
+  alu->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);
+
+  const std::pair<const char*, void (*)(benchmark::State&)> pairs[] = {
+      {"BM_SaxpyEmulated", BM_SaxpyEmulated},         {"BM_SaxpyNative", BM_SaxpyNative},
+      {"BM_TransposeEmulated", BM_TransposeEmulated}, {"BM_TransposeNative", BM_TransposeNative},
+      {"BM_DivergentEmulated", BM_DivergentEmulated}, {"BM_DivergentNative", BM_DivergentNative},
+      {"BM_HistogramEmulated", BM_HistogramEmulated}, {"BM_HistogramNative", BM_HistogramNative},
+      {"BM_WarpReduceEmulated", BM_WarpReduceEmulated}, {"BM_WarpReduceNative", BM_WarpReduceNative},
+      {"BM_GemmEmulated", BM_GemmEmulated},           {"BM_GemmNative", BM_GemmNative},
+  };
+  for (const auto& [name, fn] : pairs)
+    benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);
+
+  Recorder recorder;
+  benchmark::RunSpecifiedBenchmarks(&recorder);
+  print_summary(recorder, max_threads);
+  benchmark::Shutdown();
+  return 0;
+}
