@@ -17,9 +17,9 @@
 #include "mma/arith.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <climits>
-#include <vector>
 
 #include "mma/exact_sum.h"
 #include "numeric/decode.h"
@@ -107,7 +107,19 @@ struct Product {
   int nominal;
 };
 
-uint64_t hmma_block(const std::vector<Product>& ps, const Term& acc, int acc_emin, const Format& out,
+// The longest float dot product: K = 64 (sparse or block-scaled m16n8k64).
+constexpr unsigned kMaxK = 64;
+
+// A block's products, without allocation (arith runs once per output element).
+struct Products {
+  std::array<Product, kMaxK> items;
+  unsigned n = 0;
+  void push_back(const Product& p) { items[n++] = p; }
+  const Product* begin() const { return items.data(); }
+  const Product* end() const { return items.data() + n; }
+};
+
+uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const Format& out,
                     Round r) {
   int emax = INT_MIN;
   for (const Product& p : ps)
@@ -126,7 +138,7 @@ uint64_t hmma_block(const std::vector<Product>& ps, const Term& acc, int acc_emi
   if (acc_nonzero) sum += acc.negative ? -truncated(acc.sig, acc.exp) : truncated(acc.sig, acc.exp);
   if (sum == 0) return 0;
   ExactSum s;
-  s.add(sum < 0, static_cast<unsigned __int128>(sum < 0 ? -sum : sum), q);
+  s.add(sum < 0, static_cast<u128>(sum < 0 ? -sum : sum), q);
   return s.round(out, r, /*overflow_to_inf=*/true);
 }
 
@@ -191,7 +203,7 @@ Term ieee_fma_f32(const Term& x, const Term& y, const Term& z) {
   const bool pz = x.cls == Class::Zero || y.cls == Class::Zero;
   const bool pneg = x.negative != y.negative;
   ExactSum s;
-  if (!pz) s.add(pneg, static_cast<unsigned __int128>(x.sig) * y.sig, x.exp + y.exp);
+  if (!pz) s.add(pneg, static_cast<u128>(x.sig) * y.sig, x.exp + y.exp);
   if (z.cls != Class::Zero) s.add(z.negative, z.sig, z.exp);
   if (s.zero()) {  // IEEE 754 §6.3: zeros of one sign keep it, else +0
     const bool neg = pz && z.cls == Class::Zero && pneg && z.negative;
@@ -218,7 +230,8 @@ uint64_t f32_to(const Format& out, const Term& t) {
 uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
   const Format& out = format_of(cls.d);
   const Term ct = decode(cls.c, c);
-  std::vector<Term> at(cls.k), bt(cls.k);
+  if (cls.k > kMaxK) return canonical_nan(out);  // unreachable: every float shape has K <= 64
+  std::array<Term, kMaxK> at, bt;
   Special sp;
   for (unsigned k = 0; k < cls.k; ++k) {
     at[k] = decode(cls.a, a[k]);
@@ -260,7 +273,7 @@ uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b,
     Term acc = ct;
     int acc_emin = 1 - format_of(cls.c).bias;
     for (unsigned k0 = 0; k0 < cls.k; k0 += rc.block) {
-      std::vector<Product> ps;
+      Products ps;
       for (unsigned k = k0; k < k0 + rc.block && k < cls.k; ++k) ps.push_back(product(k));
       const uint64_t bits = hmma_block(ps, acc, acc_emin, out, r);
       if (k0 + rc.block >= cls.k) return bits;
@@ -275,7 +288,7 @@ uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b,
   Special running;
   Term acc{false, Class::Zero, 0, 0};
   for (unsigned half = 0; half < 2; ++half) {
-    std::vector<Product> ps;
+    Products ps;
     Special block = running;
     for (unsigned k = 0; k < cls.k; ++k)
       if ((k % 4) / 2 == half) {
@@ -323,7 +336,7 @@ uint64_t fma_chain_f64(const FloatClass& cls, const uint64_t* a, const uint64_t*
     }
     const bool pz = x.cls == Class::Zero || y.cls == Class::Zero;
     ExactSum s;
-    if (!pz) s.add(x.negative != y.negative, static_cast<unsigned __int128>(x.sig) * y.sig, x.exp + y.exp);
+    if (!pz) s.add(x.negative != y.negative, static_cast<u128>(x.sig) * y.sig, x.exp + y.exp);
     if (acc.cls != Class::Zero) s.add(acc.negative, acc.sig, acc.exp);
     uint64_t bits;
     if (s.zero()) {
@@ -358,7 +371,7 @@ uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b
       all_negative_zero = all_negative_zero && (x.negative != y.negative);
       continue;
     }
-    s.add(x.negative != y.negative, static_cast<unsigned __int128>(x.sig) * y.sig, x.exp + y.exp);
+    s.add(x.negative != y.negative, static_cast<u128>(x.sig) * y.sig, x.exp + y.exp);
     any_nonzero = true;
   }
   sp.addend(ct);

@@ -6,19 +6,19 @@
 
 namespace ptxvm::mma {
 
-void ExactSum::add(bool negative, unsigned __int128 sig, int exp) {
+void ExactSum::add(bool negative, u128 sig, int exp) {
   if (sig == 0) return;
   const unsigned pos = static_cast<unsigned>(exp - kLowExp);
   const unsigned limb = pos / 64, shift = pos % 64;
   // sig << shift spans up to three limbs
   uint64_t part[3] = {static_cast<uint64_t>(sig) << shift, 0, 0};
-  const unsigned __int128 hi = shift ? sig >> (64 - shift) : sig >> 64;
+  const u128 hi = shift ? sig >> (64 - shift) : sig >> 64;
   part[1] = shift ? static_cast<uint64_t>(hi) : static_cast<uint64_t>(sig >> 64);
   part[2] = shift ? static_cast<uint64_t>(hi >> 64) : 0;
   if (!negative) {
-    unsigned __int128 carry = 0;
+    u128 carry = 0;
     for (unsigned i = limb; i < kLimbs; ++i) {
-      const unsigned __int128 s = static_cast<unsigned __int128>(limbs_[i]) + (i - limb < 3 ? part[i - limb] : 0) + carry;
+      const u128 s = static_cast<u128>(limbs_[i]) + (i - limb < 3 ? part[i - limb] : 0) + carry;
       limbs_[i] = static_cast<uint64_t>(s);
       carry = s >> 64;
       if (i - limb >= 2 && carry == 0) break;

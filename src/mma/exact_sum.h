@@ -10,6 +10,8 @@
 
 namespace ptxvm::mma {
 
+__extension__ typedef unsigned __int128 u128;  // GCC/Clang: products of two f64 significands
+
 // Two's-complement fixed point: bit 0 weighs 2^kLowExp, which is below the least significant
 // bit of any product of two f64 subnormals (2^-2148); 4608 bits reach above 2^2300.
 class ExactSum {
@@ -18,7 +20,7 @@ public:
   static constexpr int kLimbs = 72;
 
   // Adds (-1)^negative * sig * 2^exp; sig < 2^128, exp >= kLowExp.
-  void add(bool negative, unsigned __int128 sig, int exp);
+  void add(bool negative, u128 sig, int exp);
   bool zero() const;
   bool negative() const { return limbs_[kLimbs - 1] >> 63; }
   // The value rounded into `f` with `r`: IEEE bits (sign, exponent, mantissa). Overflow gives
