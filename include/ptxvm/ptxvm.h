@@ -23,6 +23,10 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
+// How tensor-core instructions (mma, wmma, §9.7.14) round and order their floating-point sums,
+// which the ISA leaves open: as an H100/H200 does (Sm90), or summed exactly and rounded once.
+enum class TensorModel { Sm90, Exact };
+
 struct LaunchConfig {
   Dim3 grid, block, cluster;
   uint32_t shared_bytes = 0;  // dynamic shared memory
@@ -30,6 +34,7 @@ struct LaunchConfig {
   uint64_t step_limit = 0;    // 0: none; else stop a warp after this many steps (runaway loops)
   bool cooperative = false;   // all CTAs co-resident, as cudaLaunchCooperativeKernel (grid sync)
   double watchdog_seconds = 0;  // 0: none; else stop with a report after this long (livelocks)
+  TensorModel tensor_model = TensorModel::Sm90;
 };
 
 // One kernel argument: the bytes of the parameter, as the kernel declares it (§5.1.6.1).

@@ -15,6 +15,7 @@
 #include "exec/warp.h"
 #include "lower/program.h"
 #include "mem/memory.h"
+#include "mma/arith.h"
 
 namespace ptxvm::exec {
 
@@ -48,6 +49,7 @@ struct Launch {
   bool cooperative = false;          // keep every CTA resident (grid-wide synchronisation)
   std::array<uint32_t, 32> envreg{};  // %envreg0..31 (§10.27): set by the driver
   double watchdog_seconds = 0;       // 0: none; else a report when the launch runs longer
+  mma::Model tensor_model = mma::Model::Sm90;  // floating-point mma/wmma arithmetic (src/mma)
 };
 
 struct Barrier {

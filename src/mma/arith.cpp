@@ -13,6 +13,7 @@
 //    by one f32 addition, each rounding to nearest even).
 //  - f64 (DMMA): a chain of fused multiply-adds over k = 0..K-1 starting from C, each rounded by
 //    the instruction's .rnd.
+//  - .kind::f8f6f4 (sm_120a only, never recorded): summed exactly, as `Exact`.
 // NaN results are the canonical NaN; Inf x 0 and Inf - Inf give it too.
 #include "mma/arith.h"
 
@@ -20,9 +21,11 @@
 #include <array>
 #include <bit>
 #include <climits>
+#include <vector>
 
 #include "mma/exact_sum.h"
 #include "numeric/decode.h"
+#include "numeric/encode.h"
 
 namespace ptxvm::mma {
 namespace {
@@ -58,6 +61,7 @@ struct Term {
   Class cls = Class::Zero;
   uint64_t sig = 0;
   int exp = 0;
+  int nominal = 0;  // the exponent an HMMA aligns it by (set by decode_for_hmma)
 };
 
 Term decode(Type t, uint64_t bits) {
@@ -122,24 +126,27 @@ struct Products {
 uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const Format& out,
                     Round r) {
   int emax = INT_MIN;
-  for (const Product& p : ps)
-    if (p.sig) emax = std::max(emax, p.nominal);
+  for (const Product& p : ps) emax = std::max(emax, p.sig ? p.nominal : INT_MIN);
   const bool acc_nonzero = acc.cls == Class::Normal || acc.cls == Class::Subnormal;
   if (acc_nonzero) emax = std::max(emax, nominal(acc.sig, acc.exp, acc_emin));
   if (emax == INT_MIN) return 0;  // only zeros: +0 whatever their signs (H200)
   const int q = emax - kHmmaFractionBits;
-  auto truncated = [q](uint64_t sig, int exp) -> int64_t {
-    if (exp >= q) return static_cast<int64_t>(sig << (exp - q));
-    return q - exp >= 64 ? 0 : static_cast<int64_t>(sig >> (q - exp));
+  // sig * 2^exp truncated toward zero to a multiple of 2^q, in units of 2^q. Every significand
+  // here is below 2^25 (products of 11-bit significands, f32 accumulators), and exp - q <= 25,
+  // so the term is (sig << 39) >> (q + 39 - exp) with a right shift of at least 14: no branch.
+  auto truncated = [q](uint64_t sig, int exp, bool negative) -> int64_t {
+    const unsigned shift = static_cast<unsigned>(q + 39 - exp);
+    const int64_t v = shift >= 64 ? 0 : static_cast<int64_t>((sig << 39) >> shift);
+    return negative ? -v : v;
   };
   int64_t sum = 0;
-  for (const Product& p : ps)
-    if (p.sig) sum += p.negative ? -truncated(p.sig, p.exp) : truncated(p.sig, p.exp);
-  if (acc_nonzero) sum += acc.negative ? -truncated(acc.sig, acc.exp) : truncated(acc.sig, acc.exp);
+  for (const Product& p : ps) sum += truncated(p.sig, p.exp, p.negative);
+  if (acc_nonzero) sum += truncated(acc.sig, acc.exp, acc.negative);
   if (sum == 0) return 0;
-  ExactSum s;
-  s.add(sum < 0, static_cast<u128>(sum < 0 ? -sum : sum), q);
-  return s.round(out, r, /*overflow_to_inf=*/true);
+  const bool neg = sum < 0;
+  const numeric::Encoded e = numeric::encode_magnitude(out, neg, static_cast<uint64_t>(neg ? -sum : sum), q, r);
+  if (e.overflow) return infinity(out, neg);
+  return (neg ? out.sign_bit() : 0) | e.code;
 }
 
 // x + y rounded to nearest even in `f` (IEEE addition; both finite or handled by the caller).
@@ -227,20 +234,23 @@ uint64_t f32_to(const Format& out, const Term& t) {
   return s.round(out, Round::RN);
 }
 
-uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+// The format an HMMA sees the inputs in: f16 for the fp8 emulation.
+bool is_fp8(Type t) { return t == Type::E4M3 || t == Type::E5M2; }
+int hmma_input_emin(const FloatClass& cls) {
+  return 1 - (is_fp8(cls.a) ? numeric::kF16 : format_of(cls.a)).bias;
+}
+
+Term decode_for_hmma(Type t, uint64_t bits, int emin) {
+  Term x = decode(t, bits);
+  if (x.cls == Class::Normal || x.cls == Class::Subnormal) x.nominal = nominal(x.sig, x.exp, emin);
+  return x;
+}
+
+// One element of D from decoded operands: at[0..k) a row of A, bt[0..k) a column of B.
+// `specials`: whether at/bt may hold Inf or NaN (gemm knows the tile has none, and skips them).
+uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const Term* bt, const Term& ct,
+                  bool specials = true) {
   const Format& out = format_of(cls.d);
-  const Term ct = decode(cls.c, c);
-  if (cls.k > kMaxK) return canonical_nan(out);  // unreachable: every float shape has K <= 64
-  std::array<Term, kMaxK> at, bt;
-  Special sp;
-  for (unsigned k = 0; k < cls.k; ++k) {
-    at[k] = decode(cls.a, a[k]);
-    bt[k] = decode(cls.b, b[k]);
-    sp.product(at[k], bt[k]);
-  }
-  sp.addend(ct);
-  const bool fp8 = cls.a == Type::E4M3 || cls.a == Type::E5M2;
-  const Recipe rc = recipe(cls);
   if (rc.path == Path::FfmaChain || rc.path == Path::FfmaPairs) {
     // f16 m8n8k4 as ptxas emulates it: f32 FMUL/FFMA/FADD, each IEEE, rounding to nearest even.
     auto p = [&](unsigned k, const Term& acc) { return ieee_fma_f32(at[k], bt[k], acc); };
@@ -257,30 +267,31 @@ uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b,
     return f32_to(out, sum);
   }
 
-  // HMMA blocks. Inputs are seen in their HMMA format: f16 for the fp8 emulation.
-  const Format& in_fmt = fp8 ? numeric::kF16 : format_of(cls.a);
-  const int in_emin = 1 - in_fmt.bias;
+  // HMMA blocks (the operands' nominal exponents are those of the HMMA's input format).
   auto product = [&](unsigned k) {
     const bool nz = at[k].sig && bt[k].sig && at[k].cls != Class::Zero && bt[k].cls != Class::Zero;
-    Product p{at[k].negative != bt[k].negative, nz ? at[k].sig * bt[k].sig : 0, at[k].exp + bt[k].exp, 0};
-    if (nz) p.nominal = nominal(at[k].sig, at[k].exp, in_emin) + nominal(bt[k].sig, bt[k].exp, in_emin);
-    return p;
+    return Product{at[k].negative != bt[k].negative, nz ? at[k].sig * bt[k].sig : 0, at[k].exp + bt[k].exp,
+                   at[k].nominal + bt[k].nominal};
   };
   const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
   const int out_emin = 1 - out.bias;
   if (rc.path == Path::Hmma) {  // blocks of rc.block products in k order, the first starting at C
-    if (sp.any()) return sp.bits(out);
     Term acc = ct;
     int acc_emin = 1 - format_of(cls.c).bias;
-    for (unsigned k0 = 0; k0 < cls.k; k0 += rc.block) {
+    uint64_t bits = 0;
+    for (unsigned k0 = 0; k0 < cls.k; k0 += rc.block) {  // each block one HMMA, specials and all
       Products ps;
-      for (unsigned k = k0; k < k0 + rc.block && k < cls.k; ++k) ps.push_back(product(k));
-      const uint64_t bits = hmma_block(ps, acc, acc_emin, out, r);
-      if (k0 + rc.block >= cls.k) return bits;
+      Special block;
+      for (unsigned k = k0; k < k0 + rc.block && k < cls.k; ++k) {
+        ps.push_back(product(k));
+        if (specials) block.product(at[k], bt[k]);
+      }
+      block.addend(acc);
+      bits = block.any() ? block.bits(out) : hmma_block(ps, acc, acc_emin, out, r);
       acc = as_term(out, bits);
       acc_emin = out_emin;
-      if (acc.cls == Class::Inf) return bits;
     }
+    return bits;
   }
   // fp8: two chained half-K blocks from zero, then C added by one IEEE addition rounding to
   // nearest even. Each block sees its own special operands: an infinity from an overflowed first
@@ -306,6 +317,17 @@ uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b,
   running.addend(ct);
   if (running.any()) return running.bits(out);
   return add_rn(ct, acc, out);
+}
+
+uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  if (cls.k > kMaxK) return canonical_nan(format_of(cls.d));  // unreachable: float K <= 64
+  const int emin = hmma_input_emin(cls);
+  std::array<Term, kMaxK> at, bt;
+  for (unsigned k = 0; k < cls.k; ++k) {
+    at[k] = decode_for_hmma(cls.a, a[k], emin);
+    bt[k] = decode_for_hmma(cls.b, b[k], emin);
+  }
+  return sm90_dot(cls, recipe(cls), at.data(), bt.data(), decode_for_hmma(cls.c, c, 1 - format_of(cls.c).bias));
 }
 
 // The NaN the H200's DMMA creates for Inf x 0 and Inf - Inf: negative, quiet, no payload.
@@ -388,9 +410,34 @@ uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b
 }  // namespace
 
 uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
-  if (m == Model::Exact) return exact_float(cls, a, b, c);
+  if (m == Model::Exact || cls.f8f6f4) return exact_float(cls, a, b, c);
   if (cls.d == Type::F64) return fma_chain_f64(cls, a, b, c);
   return sm90_float(cls, a, b, c);
+}
+
+void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a,
+          const uint64_t* b, const uint64_t* c, uint64_t* d) {
+  const unsigned k = cls.k;
+  if (m == Model::Exact || cls.f8f6f4 || cls.d == Type::F64 || k > kMaxK) {
+    for (unsigned i = 0; i < rows; ++i)
+      for (unsigned j = 0; j < cols; ++j)
+        d[i * cols + j] = dot(m, cls, a + size_t{i} * k, b + size_t{j} * k, c[i * cols + j]);
+    return;
+  }
+  // Sm90 HMMA paths: each element of A and B decoded once for the whole tile.
+  thread_local std::vector<Term> at, bt;
+  at.resize(size_t{rows} * k);
+  bt.resize(size_t{cols} * k);
+  const int emin = hmma_input_emin(cls), c_emin = 1 - format_of(cls.c).bias;
+  bool specials = false;
+  auto special = [](const Term& t) { return t.cls == Class::Inf || t.cls == Class::NaN; };
+  for (size_t i = 0; i < at.size(); ++i) specials |= special(at[i] = decode_for_hmma(cls.a, a[i], emin));
+  for (size_t i = 0; i < bt.size(); ++i) specials |= special(bt[i] = decode_for_hmma(cls.b, b[i], emin));
+  const Recipe rc = recipe(cls);
+  for (unsigned i = 0; i < rows; ++i)
+    for (unsigned j = 0; j < cols; ++j)
+      d[i * cols + j] = sm90_dot(cls, rc, &at[size_t{i} * k], &bt[size_t{j} * k],
+                                 decode_for_hmma(cls.c, c[i * cols + j], c_emin), specials);
 }
 
 int32_t dot_int(Type a, Type b, unsigned k, const uint64_t* av, const uint64_t* bv, int32_t c,

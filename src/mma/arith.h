@@ -28,12 +28,19 @@ struct FloatClass {
   unsigned k;
   numeric::Round rnd = numeric::Round::RN;
   bool wmma = false;
+  bool f8f6f4 = false;  // mma .kind::f8f6f4 (sm_120a): no Hopper runs it, so `Sm90` sums it exactly
 };
 
 // D[i][j] for one (i, j): a[0..k) is row i of A, b[0..k) column j of B, as element bits
 // right-aligned in each uint64_t (an e2m1 as its 4 bits, a tf32 as the 32-bit container, an f16 as
 // 16 bits); c the bits of C[i][j]; returns the bits of D[i][j] in cls.d.
 uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c);
+
+// A whole tile: D = A·B + C with a (rows x k, row-major), b (cols x k: each column of B
+// contiguous), c and d (rows x cols, row-major); the same bits as dot() per element, with each
+// element of A and B decoded once.
+void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a,
+          const uint64_t* b, const uint64_t* c, uint64_t* d);
 
 // Integer classes (.s8/.u8/.s4/.u4): exact products summed into the s32 accumulator, wrapping,
 // or clamped to [INT32_MIN, INT32_MAX] with .satfinite (§9.7.14.5.14).

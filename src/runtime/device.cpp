@@ -85,6 +85,7 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.global = &impl_->device->global;
   l.step_limit = config.step_limit;
   l.watchdog_seconds = config.watchdog_seconds;
+  l.tensor_model = config.tensor_model == TensorModel::Exact ? mma::Model::Exact : mma::Model::Sm90;
   l.params.bytes.assign(f->param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const lower::Param& p = f->params[i];

@@ -19,6 +19,7 @@ Selector find_selector(const isa::Family& family) {
     register_atomic(r);
     register_stack(r);
     register_warp(r);
+    register_matrix(r);
     return r;
   }();
   auto it = registry.find(family.mnemonic + " §" + family.section);

@@ -38,5 +38,6 @@ void register_convert(Registry& r);
 void register_atomic(Registry& r);
 void register_stack(Registry& r);
 void register_warp(Registry& r);
+void register_matrix(Registry& r);
 
 }  // namespace ptxvm::sem

@@ -130,12 +130,16 @@ inline uint64_t int_element(const std::string& t, Mode m, uint64_t& s) {
 }
 
 // The per-lane words of operand `op` for one lane, appended to `w`.
-inline void operand_words(const Operand& op, Mode m, int scale, uint64_t& s, std::vector<uint32_t>& w) {
+// `tf32`: the class multiplies .tf32 (its sparse metadata differs).
+inline void operand_words(const Operand& op, Mode m, int scale, bool tf32, uint64_t& s, std::vector<uint32_t>& w) {
   Fmt f;
-  if (op.type == "meta") {  // valid ordered 2:4 indices per nibble (§9.7.14.6.1); tf32 uses 0x4/0xE
+  if (op.type == "meta") {  // valid ordered 2:4 indices per nibble; 1:2 for .tf32 (§9.7.14.6.1)
     static const uint32_t nib[6] = {0x4, 0x8, 0x9, 0xC, 0xD, 0xE};
     uint32_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= nib[splitmix64(s) % 6] << (4 * i);
+    for (int i = 0; i < 8; ++i) {
+      const uint64_t r = splitmix64(s);
+      v |= (tf32 ? (r % 2 ? 0xEu : 0x4u) : nib[r % 6]) << (4 * i);
+    }
     w.push_back(v);
   } else if (op.type == "b32" || op.type == "b1") {
     for (unsigned i = 0; i < op.words; ++i) w.push_back(uint32_t(splitmix64(s)));
@@ -170,6 +174,8 @@ inline void operand_words(const Operand& op, Mode m, int scale, uint64_t& s, std
 inline std::vector<uint32_t> class_inputs(unsigned in_words, unsigned block_words,
                                           const std::string& operands, uint64_t seed, unsigned warps) {
   const std::vector<Operand> ops = parse_operands(operands);
+  bool tf32 = false;
+  for (const Operand& op : ops) tf32 = tf32 || op.type == "tf32";
   std::vector<uint32_t> w;
   w.reserve(size_t(warps) * (block_words + 32 * in_words));
   uint64_t s = seed;
@@ -187,7 +193,7 @@ inline std::vector<uint32_t> class_inputs(unsigned in_words, unsigned block_word
       const size_t before = w.size();
       for (const Operand& op : ops) {
         if (op.name == "o") w.push_back(rows[lane] * 16);
-        else operand_words(op, m, op.name == "c" ? scale_c : scale_ab, s, w);
+        else operand_words(op, m, op.name == "c" ? scale_c : scale_ab, tf32, s, w);
       }
       if (w.size() - before != in_words) throw std::runtime_error("operand words disagree with classes.inc: " + operands);
     }

@@ -1,0 +1,566 @@
+// Warp-level matrix instructions (PTX §9.7.14, 001_23fdd5978b24a3ed.txt; wmma.mma in
+// 004_8b65a6cd58917981.txt): mma §9.7.14.5.14, ldmatrix §9.7.14.5.15, stmatrix §9.7.14.5.16,
+// movmatrix §9.7.14.5.17, wmma.load/store/mma §9.7.14.4.3-5.
+//
+// Each is a .sync.aligned warp collective: it runs once for the whole warp. The products gather
+// the 32 lanes' registers into matrices through the fragment layouts of src/mma/layout.h, compute
+// every D element with src/mma/arith.h, and scatter D back through its layout.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "exec/engine.h"
+#include "exec/warp.h"
+#include "isa/fragments.h"
+#include "mma/arith.h"
+#include "mma/layout.h"
+#include "sem/dispatch.h"
+#include "sem/registry.h"
+
+namespace ptxvm::sem {
+namespace {
+
+using exec::for_lanes;
+using exec::Warp;
+using lower::Arg;
+using lower::Op;
+using mem::GuestFault;
+using mem::Space;
+using mma::Frag;
+using mma::Layout;
+using mma::Type;
+
+// ---- the warp collective ----
+
+// .sync.aligned (§9.7.14.5.14 and each family's text): the op waits until every non-exited lane
+// of the warp stands at it; if then not all 32 lanes execute it (a false guard on some lanes,
+// exited lanes, a partial warp) the ISA leaves the result undefined, and ptxvm stops with a fault.
+bool whole_warp(Warp& w, const Op& op, uint32_t m) {
+  uint32_t missing = w.alive & ~w.exited & ~w.group;
+  if (missing) {
+    for_lanes(w.group, [&](int l) { w.pc[l] = w.current_pc; });
+    w.sync_waiting |= w.group;
+    return false;
+  }
+  if (m == 0xffffffffu) return true;
+  w.fault_lane = std::countr_zero(~m);
+  throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, 0, 0,
+                   op.family->mnemonic +
+                       " is .sync.aligned: all 32 lanes of the warp must execute it "
+                       "together (§9.7.14)"};
+}
+
+// Plans are built once per qualifier combination at load time and live for the process: a
+// handler finds its plan through op.aux.
+template <typename T> const T* keep(const std::string& key, T plan) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const T>> plans;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& p = plans[key];
+  if (!p) p = std::make_unique<const T>(std::move(plan));
+  return p.get();
+}
+
+// The state space of an address operand: the variable's own, else the .ss qualifier.
+Space space_of(const isa::Bound& b) {
+  std::string ss = axis(b, "ss");
+  if (ss.rfind(".shared", 0) == 0) return Space::Shared;
+  if (ss == ".global") return Space::Global;
+  return Space::Generic;
+}
+Space space_at(const Arg& a, const Op& op) {
+  return a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2);
+}
+
+// ---- element types ----
+
+bool type_of(const std::string& t, Type& out) {
+  static const std::map<std::string, Type> types = {
+      {".f16", Type::F16},   {".bf16", Type::BF16}, {".tf32", Type::TF32}, {".f32", Type::F32},
+      {".f64", Type::F64},   {".e4m3", Type::E4M3}, {".e5m2", Type::E5M2}, {".e3m2", Type::E3M2},
+      {".e2m3", Type::E2M3}, {".e2m1", Type::E2M1}, {".s8", Type::S8},     {".u8", Type::U8},
+      {".s4", Type::S4},     {".u4", Type::U4},     {".b1", Type::B1},     {".s32", Type::S32}};
+  auto it = types.find(t);
+  if (it == types.end()) return false;
+  out = it->second;
+  return true;
+}
+
+// Bits an element occupies in its register: fp8/fp6/fp4 operands of mma sit in 8-bit containers
+// (§9.7.14.5.14).
+unsigned width_of(Type t) {
+  switch (t) {
+  case Type::F16:
+  case Type::BF16:
+    return 16;
+  case Type::TF32:
+  case Type::F32:
+  case Type::S32:
+    return 32;
+  case Type::F64:
+    return 64;
+  case Type::S4:
+  case Type::U4:
+    return 4;
+  case Type::B1:
+    return 1;
+  default:
+    return 8;
+  }
+}
+
+// The element's bits from its container: "the .e2m1 value sits in bits 5..2 of its 8-bit
+// container, .e3m2/.e2m3 in bits 5..0" (§9.7.14.5.14, .kind::f8f6f4).
+uint64_t unpack(Type t, uint64_t container) {
+  if (t == Type::E2M1) return (container >> 2) & 0xf;
+  if (t == Type::E3M2 || t == Type::E2M3) return container & 0x3f;
+  return container;
+}
+
+// ---- gather and scatter ----
+
+uint64_t mask_of(unsigned width) {
+  return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+}
+
+// Matrix of `l` (all its sets) from the 32 lanes' registers of vector operand `v`. Where a
+// fragment holds an element twice (wmma .f16 A and B), the first copy is the one read, as on an
+// H200 (tests/hw/mma wmma_mma.bin); the loop runs backwards so that it is written last.
+std::vector<uint64_t> gather(Warp& w, const Arg& v, const Layout& l, Type t) {
+  std::vector<uint64_t> m(size_t{l.sets} * l.rows * l.cols, 0);
+  uint64_t mask = mask_of(l.width);
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned r = l.regs(); r-- > 0;) {
+      uint64_t bits = w.get<uint64_t>(v.elems[r], lane);
+      for (unsigned j = l.per_reg; j-- > 0;) {
+        const mma::Coord& c = l.where(static_cast<unsigned>(lane), r * l.per_reg + j);
+        m[(size_t{c.set} * l.rows + c.row) * l.cols + c.col] =
+            unpack(t, (bits >> (j * l.width)) & mask);
+      }
+    }
+  return m;
+}
+
+// The registers of vector operand `v` from matrix `m` through `l`.
+void scatter(Warp& w, const Arg& v, const Layout& l, const std::vector<uint64_t>& m) {
+  uint64_t mask = mask_of(l.width);
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned r = 0; r < l.regs(); ++r) {
+      uint64_t bits = 0;
+      for (unsigned j = 0; j < l.per_reg; ++j) {
+        const mma::Coord& c = l.where(static_cast<unsigned>(lane), r * l.per_reg + j);
+        bits |= (m[(size_t{c.set} * l.rows + c.row) * l.cols + c.col] & mask) << (j * l.width);
+      }
+      w.set<uint64_t>(v.elems[r], lane, bits);
+    }
+}
+
+// ---- products: mma and wmma.mma ----
+
+enum class Arith : uint8_t { Float, Int, B1 };
+
+// Sparse A (§9.7.14.6.1): each metadata nibble places the non-zero elements of one chunk of a
+// row of A; its low two bits give the first element's index, its high two bits the second's.
+//   Pairs:   .f16/.bf16, 8-bit types: 2:4, chunks of 4 elements, the two elements at the indices.
+//   Tf32:    1:2, chunks of 2 elements; the indices count 16-bit halves (0b0100 element 0,
+//            0b1110 element 1), so the element sits at the first index / 2 (the other values
+//            are undefined; an H200 gives neither this nor a placement by halves for them).
+//   Quads:   .s4/.u4: 4:8 by pairs, chunks of 8; the indices place 2-element sub-chunks.
+enum class Sparsity : uint8_t { Dense, Pairs, Tf32, Quads };
+
+struct Product {
+  Arith arith;
+  mma::FloatClass cls; // the float classes
+  bool satfinite = false, xor_op = false;
+  unsigned m, n, k;    // of one product
+  Layout a, b, c, d;   // a: the compressed M x K/2 matrix when sparse
+  Sparsity sparsity = Sparsity::Dense;
+};
+
+// For each element of the compressed M x K/2 matrix A of mma.sp, its column in the dense A, which
+// is the row of B it multiplies: a sparse product is a dense one of length K/2 over the rows of B
+// the metadata selects, and the arithmetic model sums exactly those K/2 products. From the metadata
+// operand (args[4]) of the lanes the sparsity selector (args[5]) names (§9.7.14.6.1-2; the
+// figures there, as an H200 reads them: tests/hw/mma mma_sp.bin for every recorded shape and
+// type; .tf32 confirmed on an H200 with valid 0b0100/0b1110 metadata).
+// Quad q (lanes 4q..4q+3) describes rows q and q + 8; with C chunks per row, T = C/4 of its lanes
+// contribute: lane%4 = selector (T = 1), 2 * selector + t (T = 2), t (T = 4). Each holds eight
+// nibbles: for 16- and 32-bit types lane t holds chunks 4t..4t+3, of row q in nibbles 0-3 and of
+// row q + 8 in nibbles 4-7; for 8- and 4-bit types lane t holds chunks 8(t/2)..8(t/2)+7 of row
+// q + 8(t%2), in nibbles 0-7. Equal indices in one nibble (undefined) select one row twice.
+std::vector<uint16_t> sparse_rows(Warp& w, const Op& op, const Product& p) {
+  unsigned chunk = p.sparsity == Sparsity::Quads ? 8 : p.sparsity == Sparsity::Tf32 ? 2 : 4;
+  unsigned chunks = p.k / chunk, lanes = chunks / 4, kc = p.k / 2, per_chunk = chunk / 2;
+  bool narrow = p.a.width <= 8;
+  unsigned selector = w.get<uint32_t>(op.args[5], 0);
+  std::vector<uint16_t> rows(size_t{p.m} * kc);
+  for (unsigned q = 0; q < 8; ++q)
+    for (unsigned h = 0; h < 2; ++h)
+      for (unsigned c = 0; c < chunks; ++c) {
+        unsigned t = narrow ? (c / 8) * 2 + h : c / 4, at = narrow ? c % 8 : h * 4 + c % 4;
+        unsigned lane = 4 * q + (lanes == 1 ? selector : lanes == 2 ? 2 * selector : 0) + t;
+        uint32_t nibble =
+            (w.get<uint32_t>(op.args[4], static_cast<int>(lane % 32)) >> (4 * at)) & 0xf;
+        unsigned row = q + 8 * h;
+        for (unsigned e = 0; e < per_chunk; ++e) {
+          unsigned col;
+          switch (p.sparsity) {
+          case Sparsity::Tf32:
+            col = c * 2 + (nibble & 3) / 2;
+            break;
+          case Sparsity::Quads:
+            col = c * 8 + 2 * ((nibble >> (2 * (e / 2))) & 3) + e % 2;
+            break;
+          default:
+            col = c * 4 + ((nibble >> (2 * e)) & 3);
+            break;
+          }
+          rows[size_t{row} * kc + c * per_chunk + e] = static_cast<uint16_t>(col);
+        }
+      }
+  return rows;
+}
+
+// D = A·B + C for every set (the m8n8k4 .f16 quad pairs), args d, a, b, c.
+void product(Warp& w, const Op& op, uint32_t mk) {
+  if (!whole_warp(w, op, mk)) return;
+  const Product& p = *reinterpret_cast<const Product*>(op.aux);
+  std::vector<uint64_t> a = gather(w, op.args[1], p.a, p.cls.a),
+                        b = gather(w, op.args[2], p.b, p.cls.b),
+                        c = gather(w, op.args[3], p.c, p.cls.c), d(c.size());
+  unsigned k = p.a.cols;      // the dot length: K, or K/2 for mma.sp
+  std::vector<uint16_t> brow; // for mma.sp, the row of B each element of A multiplies
+  if (p.sparsity != Sparsity::Dense) brow = sparse_rows(w, op, p);
+  if (p.arith == Arith::Float) {  // whole tiles: per set, or per row of A when sparse
+    const unsigned tile_rows = brow.empty() ? p.m : 1;
+    std::vector<uint64_t> cols(size_t{p.n} * k);
+    for (unsigned s = 0; s < p.a.sets; ++s)
+      for (unsigned i0 = 0; i0 < p.m; i0 += tile_rows) {
+        for (unsigned j = 0; j < p.n; ++j)
+          for (unsigned kk = 0; kk < k; ++kk) {
+            unsigned r = brow.empty() ? kk : brow[size_t{i0} * k + kk];
+            cols[size_t{j} * k + kk] = b[(size_t{s} * p.k + r) * p.n + j];
+          }
+        const size_t at = (size_t{s} * p.m + i0) * p.n;
+        mma::gemm(w.launch->tensor_model, p.cls, tile_rows, p.n, &a[(size_t{s} * p.m + i0) * k], cols.data(),
+                  &c[at], &d[at]);
+      }
+    scatter(w, op.args[0], p.d, d);
+    return;
+  }
+  std::vector<uint64_t> row(k), col(k);
+  std::vector<uint32_t> row_words(k / 32 + 1), col_words(k / 32 + 1);
+  for (unsigned s = 0; s < p.a.sets; ++s)
+    for (unsigned i = 0; i < p.m; ++i)
+      for (unsigned j = 0; j < p.n; ++j) {
+        for (unsigned kk = 0; kk < k; ++kk) {
+          unsigned r = brow.empty() ? kk : brow[size_t{i} * k + kk];
+          row[kk] = a[(size_t{s} * p.m + i) * k + kk];
+          col[kk] = b[(size_t{s} * p.k + r) * p.n + j];
+        }
+        size_t at = (size_t{s} * p.m + i) * p.n + j;
+        if (p.arith == Arith::Int) {
+          d[at] = static_cast<uint32_t>(mma::dot_int(p.cls.a, p.cls.b, k, row.data(), col.data(),
+                                                     static_cast<int32_t>(c[at]), p.satfinite));
+        } else {
+          std::fill(row_words.begin(), row_words.end(), 0);
+          std::fill(col_words.begin(), col_words.end(), 0);
+          for (unsigned kk = 0; kk < k; ++kk) {
+            row_words[kk / 32] |= static_cast<uint32_t>(row[kk]) << (kk % 32);
+            col_words[kk / 32] |= static_cast<uint32_t>(col[kk]) << (kk % 32);
+          }
+          d[at] = static_cast<uint32_t>(mma::dot_b1(p.xor_op, k, row_words.data(), col_words.data(),
+                                                    static_cast<int32_t>(c[at])));
+        }
+      }
+  scatter(w, op.args[0], p.d, d);
+}
+
+// The arithmetic class of a product from its types and qualifiers.
+void classify(const isa::Bound& b, Type at, Type bt, Type ct, Type dt, unsigned k, Product& p) {
+  p.cls = {at, bt, ct, dt, k, numeric::Round::RN};
+  std::string rnd = axis(b, "rnd");
+  if (rnd == ".rz") p.cls.rnd = numeric::Round::RZ;
+  if (rnd == ".rm") p.cls.rnd = numeric::Round::RM;
+  if (rnd == ".rp") p.cls.rnd = numeric::Round::RP;
+  p.satfinite = b.value("satfinite") != nullptr;
+  p.arith = at == Type::B1                                                           ? Arith::B1
+            : (at == Type::S8 || at == Type::U8 || at == Type::S4 || at == Type::U4) ? Arith::Int
+                                                                                     : Arith::Float;
+  std::string bitop = axis(b, "bitop").empty() ? axis(b, "op") : axis(b, "bitop");
+  p.xor_op = bitop == ".xor";
+}
+
+bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
+  if (b.value("block_scale") || b.value("stype") || b.value("scale_vec"))
+    return unsupported(why, "block-scaled mma (.block_scale, §9.7.14.3): which lanes and bytes "
+                            "give the scale factors is only drawn in figures 42-44, and no "
+                            "sm_120a recording confirms a reading");
+  std::string kind = axis(b, "kind");
+  if (!kind.empty() && kind != ".kind::f8f6f4")
+    return unsupported(why, kind + " is block-scaled (§9.7.14.3), which is not implemented");
+  Type at, bt, ct, dt;
+  if (!type_of(axis(b, "atype"), at) || !type_of(axis(b, "btype"), bt) ||
+      !type_of(axis(b, "ctype"), ct) || !type_of(axis(b, "dtype"), dt))
+    return unsupported(why, "no such mma type");
+  std::string shape = axis(b, "shape");
+  mma::Shape s = mma::parse_shape(shape);
+  Product p;
+  bool sparse = b.family->mnemonic != "mma";
+  classify(b, at, bt, ct, dt, sparse ? s.k / 2 : s.k, p); // mma.sp sums K/2 products
+  p.cls.f8f6f4 = kind == ".kind::f8f6f4";
+  p.m = s.m, p.n = s.n;
+  p.k = s.k;
+  if (sparse) {
+    p.sparsity = at == Type::TF32                   ? Sparsity::Tf32
+                 : at == Type::S4 || at == Type::U4 ? Sparsity::Quads
+                                                    : Sparsity::Pairs;
+    // §9.7.14.6.2: the compressed M x K/2 matrix in the dense fragment of K/2.
+    p.a = mma::mma_layout({s.m, s.n, s.k / 2}, Frag::A, width_of(at));
+  } else {
+    p.a = mma::mma_layout(s, Frag::A, width_of(at), axis(b, "alayout") == ".row");
+  }
+  p.b = mma::mma_layout(s, Frag::B, width_of(bt), axis(b, "blayout") == ".row");
+  p.c = mma::mma_layout(s, Frag::C, width_of(ct));
+  p.d = mma::mma_layout(s, Frag::C, width_of(dt));
+  std::string key = b.family->mnemonic + shape + axis(b, "alayout") + axis(b, "blayout") + kind +
+                    axis(b, "satfinite") + axis(b, "dtype") + axis(b, "atype") + axis(b, "btype") +
+                    axis(b, "ctype") + axis(b, "bitop") + axis(b, "rnd");
+  op.aux = reinterpret_cast<uint64_t>(keep("mma" + key, std::move(p)));
+  op.fn = &product;
+  return true;
+}
+
+// Registers per lane of each operand of the bound row (src/isa/fragments.cpp).
+std::vector<unsigned> sizes(const isa::Bound& b) {
+  return isa::fragment_sizes(b).value_or(std::vector<unsigned>{});
+}
+
+bool select_wmma_mma(const isa::Bound& b, Op& op, std::string& why) {
+  std::string atype = axis(b, "atype").empty() ? ".f16" : axis(b, "atype");
+  Type at, ct, dt;
+  if (!type_of(atype, at) || !type_of(axis(b, "ctype"), ct) || !type_of(axis(b, "dtype"), dt))
+    return unsupported(why, "no such wmma.mma type");
+  std::vector<unsigned> regs = sizes(b); // d, a, b, c
+  if (regs.size() != 4) return unsupported(why, "no fragment sizes for this wmma.mma");
+  std::string shape = axis(b, "shape");
+  mma::Shape s = mma::parse_shape(shape);
+  Product p;
+  classify(b, at, at, ct, dt, s.k, p);
+  p.m = s.m, p.n = s.n, p.k = s.k;
+  p.cls.wmma = true;  // ptxas may compile wmma.mma unlike mma (src/mma/arith.cpp's recipes)
+  p.a = mma::wmma_layout(s, Frag::A, width_of(at), regs[1]);
+  p.b = mma::wmma_layout(s, Frag::B, width_of(at), regs[2]);
+  p.c = mma::wmma_layout(s, Frag::C, width_of(ct), regs[3]);
+  p.d = mma::wmma_layout(s, Frag::C, width_of(dt), regs[0]);
+  std::string key = shape + atype + axis(b, "ctype") + axis(b, "dtype") + axis(b, "satfinite") +
+                    axis(b, "op") + axis(b, "rnd");
+  op.aux = reinterpret_cast<uint64_t>(keep("wmma" + key, std::move(p)));
+  op.fn = &product;
+  return true;
+}
+
+// ---- wmma.load / wmma.store (§9.7.14.4.2-4) ----
+
+struct WmmaAccess {
+  Layout l;
+  bool row_major;
+  unsigned default_stride; // the leading dimension (§9.7.14.4.2 table)
+};
+
+// The bit address of element (row, col) for a lane: base + (row * stride + col) elements for
+// .row, (col * stride + row) for .col; stride in elements, the default when absent.
+uint64_t element_bit(Warp& w, const Op& op, const WmmaAccess& a, size_t stride_arg, int lane,
+                     const mma::Coord& c) {
+  uint64_t stride =
+      op.args.size() > stride_arg ? w.get<uint32_t>(op.args[stride_arg], lane) : a.default_stride;
+  uint64_t index = a.row_major ? c.row * stride + c.col : c.col * stride + c.row;
+  return index * a.l.width;
+}
+
+// Each element goes through w.access at its natural alignment (sub-byte elements by their byte).
+void wmma_load(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  const WmmaAccess& a = *reinterpret_cast<const WmmaAccess*>(op.aux);
+  const Arg& dst = op.args[0];
+  Space space = space_at(op.args[1], op);
+  uint64_t mask = mask_of(a.l.width);
+  for (int lane = 0; lane < 32; ++lane) {
+    uint64_t base = w.address(op.args[1], lane);
+    for (unsigned r = 0; r < a.l.regs(); ++r) {
+      uint64_t bits = 0;
+      for (unsigned j = 0; j < a.l.per_reg; ++j) {
+        uint64_t bit = element_bit(w, op, a, 2, lane,
+                                   a.l.where(static_cast<unsigned>(lane), r * a.l.per_reg + j));
+        uint64_t v = 0;
+        unsigned bytes = a.l.width < 8 ? 1 : a.l.width / 8;
+        std::memcpy(&v, w.access(space, base + bit / 8, bytes, lane), bytes);
+        if (a.l.width < 8) v = (v >> (bit % 8)) & mask;
+        bits |= v << (j * a.l.width);
+      }
+      w.set<uint64_t>(dst.elems[r], lane, bits);
+    }
+  }
+}
+
+void wmma_store(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  const WmmaAccess& a = *reinterpret_cast<const WmmaAccess*>(op.aux);
+  const Arg& src = op.args[1];
+  Space space = space_at(op.args[0], op);
+  unsigned bytes = a.l.width / 8; // .f16 .f32 .s32 .f64
+  for (int lane = 0; lane < 32; ++lane) {
+    uint64_t base = w.address(op.args[0], lane);
+    for (unsigned r = 0; r < a.l.regs(); ++r) {
+      uint64_t bits = w.get<uint64_t>(src.elems[r], lane);
+      for (unsigned j = 0; j < a.l.per_reg; ++j) {
+        uint64_t bit = element_bit(w, op, a, 2, lane,
+                                   a.l.where(static_cast<unsigned>(lane), r * a.l.per_reg + j));
+        uint64_t v = (bits >> (j * a.l.width)) & mask_of(a.l.width);
+        std::memcpy(w.access(space, base + bit / 8, bytes, lane), &v, bytes);
+      }
+    }
+  }
+}
+
+bool select_wmma_access(const isa::Bound& b, Op& op, std::string& why, bool store) {
+  std::string type = axis(b, "type"), shape = axis(b, "shape");
+  Type t;
+  if (!type_of(type, t)) return unsupported(why, "no such wmma type");
+  std::vector<unsigned> regs = sizes(b);
+  unsigned n = store ? (regs.size() > 1 ? regs[1] : 0) : (regs.empty() ? 0 : regs[0]);
+  if (!n) return unsupported(why, "no fragment size for this wmma form");
+  std::string frag = store ? ".d" : axis(b, "frag");
+  Frag f = frag == ".a" ? Frag::A : frag == ".b" ? Frag::B : Frag::C;
+  mma::Shape s = mma::parse_shape(shape);
+  WmmaAccess a;
+  a.l = mma::wmma_layout(s, f, width_of(t), n);
+  a.row_major = axis(b, "layout") == ".row";
+  a.default_stride = a.row_major ? a.l.cols : a.l.rows;
+  op.aux = reinterpret_cast<uint64_t>(
+      keep((store ? "st" : "ld") + frag + shape + type + axis(b, "layout"), std::move(a)));
+  op.aux2 = static_cast<uint64_t>(space_of(b));
+  op.fn = store ? &wmma_store : &wmma_load;
+  return true;
+}
+
+// ---- ldmatrix, stmatrix, movmatrix: 8x8 matrices of 16-bit elements ----
+//
+// Lanes 8q..8q+7 give the addresses of rows 0..7 of matrix q (§9.7.14.5.15 table); each row is
+// 16 bytes, naturally aligned. Lane l holds, in register q, elements (l / 4, 2 (l % 4)) and
+// (l / 4, 2 (l % 4) + 1) of matrix q, the lower column in the low half (figures 103, 106);
+// with .trans the matrix is read (written) column-major, so lane l holds row 2 (l % 4) + h,
+// column l / 4. An H200 agrees for every .num and .trans (tests/hw/mma layouts.bin).
+
+// op.aux: matrices (1, 2, 4); op.aux2: space; bit 8 of aux: .trans.
+constexpr uint64_t kTrans = 0x100;
+
+using Matrix8 = std::array<uint16_t, 64>; // [row * 8 + col]
+
+uint16_t fragment_half(const Matrix8& mtx, int lane, int h, bool trans) {
+  int r = lane / 4, c = 2 * (lane % 4) + h;
+  return trans ? mtx[c * 8 + r] : mtx[r * 8 + c];
+}
+
+void ldmatrix(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  unsigned count = static_cast<unsigned>(op.aux & 0xff);
+  bool trans = op.aux & kTrans;
+  Space space = space_at(op.args[1], op);
+  std::vector<Matrix8> mtx(count);
+  for (unsigned q = 0; q < count; ++q)
+    for (int r = 0; r < 8; ++r) {
+      int lane = static_cast<int>(8 * q) + r;
+      std::memcpy(&mtx[q][static_cast<size_t>(r) * 8],
+                  w.access(space, w.address(op.args[1], lane), 16, lane), 16);
+    }
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned q = 0; q < count; ++q)
+      w.set<uint32_t>(op.args[0].elems[q], lane,
+                      fragment_half(mtx[q], lane, 0, trans) |
+                          uint32_t{fragment_half(mtx[q], lane, 1, trans)} << 16);
+}
+
+void stmatrix(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  unsigned count = static_cast<unsigned>(op.aux & 0xff);
+  bool trans = op.aux & kTrans;
+  Space space = space_at(op.args[0], op);
+  for (unsigned q = 0; q < count; ++q) {
+    Matrix8 mtx{};
+    for (int lane = 0; lane < 32; ++lane) {
+      uint32_t v = w.get<uint32_t>(op.args[1].elems[q], lane);
+      for (int h = 0; h < 2; ++h) {
+        int r = lane / 4, c = 2 * (lane % 4) + h;
+        (trans ? mtx[c * 8 + r] : mtx[r * 8 + c]) = static_cast<uint16_t>(v >> (16 * h));
+      }
+    }
+    for (int r = 0; r < 8; ++r) {
+      int lane = static_cast<int>(8 * q) + r;
+      std::memcpy(w.access(space, w.address(op.args[0], lane), 16, lane),
+                  &mtx[static_cast<size_t>(r) * 8], 16);
+    }
+  }
+}
+
+// movmatrix.sync.aligned.m8n8.trans.b16 d, a (§9.7.14.5.17): a holds the rows of the matrix as
+// ldmatrix delivers them (figure 108), d the rows of its transpose in the same layout (figure 109).
+void movmatrix(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  Matrix8 mtx{};
+  for (int lane = 0; lane < 32; ++lane) {
+    uint32_t v = w.get<uint32_t>(op.args[1], lane);
+    mtx[(lane / 4) * 8 + 2 * (lane % 4)] = static_cast<uint16_t>(v);
+    mtx[(lane / 4) * 8 + 2 * (lane % 4) + 1] = static_cast<uint16_t>(v >> 16);
+  }
+  for (int lane = 0; lane < 32; ++lane)
+    w.set<uint32_t>(op.args[0], lane,
+                    fragment_half(mtx, lane, 0, true) | uint32_t{fragment_half(mtx, lane, 1, true)}
+                                                            << 16);
+}
+
+bool select_ld_st_matrix(const isa::Bound& b, Op& op, std::string& why, bool store) {
+  if (axis(b, "shape") != ".m8n8")
+    return unsupported(
+        why, axis(b, "shape") +
+                 " (sm_100a/sm_120a): its fragment layout is given only by a figure of §" +
+                 (store ? "9.7.14.5.16" : "9.7.14.5.15") + ", not yet recorded");
+  std::string num = axis(b, "num");
+  op.aux = (num == ".x1" ? 1 : num == ".x2" ? 2 : 4) | (b.value("trans") ? kTrans : 0);
+  op.aux2 = static_cast<uint64_t>(space_of(b));
+  op.fn = store ? &stmatrix : &ldmatrix;
+  return true;
+}
+
+} // namespace
+
+void register_matrix(Registry& r) {
+  r["mma §9.7.14.5.14"] = select_mma;
+  r["wmma.mma §9.7.14.4.5"] = select_wmma_mma;
+  r["wmma.load §9.7.14.4.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    return select_wmma_access(b, op, why, false);
+  };
+  r["wmma.store §9.7.14.4.4"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    return select_wmma_access(b, op, why, true);
+  };
+  r["ldmatrix §9.7.14.5.15"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    return select_ld_st_matrix(b, op, why, false);
+  };
+  r["stmatrix §9.7.14.5.16"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    return select_ld_st_matrix(b, op, why, true);
+  };
+  r["mma.sp §9.7.14.6.3"] = select_mma;
+  r["mma.sp::ordered_metadata §9.7.14.6.3"] = select_mma;
+  r["movmatrix §9.7.14.5.17"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &movmatrix;
+    return true;
+  };
+}
+
+} // namespace ptxvm::sem
