@@ -7,10 +7,9 @@
 // for `.h` | digit count, Arg::imm = the digits one per nibble as written (`.b3210` → 0x3210).
 // Each selector below checks them once and packs what the handlers need into op.aux (Config).
 //
-// Checked bit for bit against an H200 (every test kernel of tests/sem/video_test.cpp run there):
-// the SIMD forms, and the scalar vadd, vsub, vabsdiff, vmin, vmax and vset, including the places
-// where the hardware departs from the spec's pseudo-code (noted below). vshl/vshr with .sat and
-// vmad follow the spec and differ from the H200 in cases noted below.
+// Bit for bit what an H200 writes for every form, including where it departs from the spec's
+// pseudo-code (noted below): tests/sem/video_hw_test.cpp replays the vectors of tests/hw/video
+// (750 instruction texts over 4096 operand triples each).
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -75,31 +74,47 @@ int64_t part(uint32_t v, uint8_t code, bool sign) {
   return extend(v >> part_shift(code), part_width(code), sign);
 }
 
-// Saturation and the secondary min/max of vadd, vsub, vabsdiff, vmin, vmax and vset follow an
-// H200, measured on every type, selector and merge position (the spec's pseudo-code clamps and
-// compares exactly):
+// Where an H200 departs from the spec's pseudo-code (which clamps and compares the exact .s34
+// result): ptxas emulates these instructions on sm_90, and the emulation, read from its SASS and
+// checked bit for bit against an H200 over every form (tests/hw/video), does the following.
+//
+// Saturation, vadd, vsub, vabsdiff, vmin, vmax (from the exact result):
 //  - into a byte or half-word (d.dsel): a negative result gives the part's maximum, others clamp
 //    to it (for signed and unsigned dtype alike);
 //  - into the word: signed dtype clamps exactly; unsigned dtype gives 0 for a negative result
-//    and keeps the low 32 bits otherwise;
-//  - .min/.max with unsigned dtype rank a negative result above every c.
-// vshl/vshr with .sat clamp exactly, as the spec says; an H200 differs there in ways not yet
-// characterised (e.g. vshr.sat into a byte keeps the low byte unclamped).
+//    and keeps the low 32 bits otherwise.
+// Saturation, vshl and vshr: the shift is done on the 64-bit extension of a (vshl drops what
+// leaves bit 63), the result taken as .s34 (bits 33:0, sign-extended from bit 33) and clamped
+// exactly to dtype's 32-bit range, also for d.dsel: the merge then takes that word's low byte
+// or half-word (so vshr.sat into a byte keeps the low byte unclamped).
+// The secondary .min/.max compare a 64-bit value with c extended by dtype, signed for signed
+// dtype and unsigned for unsigned dtype (so with unsigned dtype a value with bit 63 set ranks
+// above every c). That value is, for vadd and vsub, the low 32 bits of the (saturated) result
+// sign-extended from bit 31; for vshl and vshr, the 64-bit shift result, or with .sat the
+// saturated word sign-extended from bit 31; for vabsdiff, vmin and vmax, the exact (saturated)
+// result. (.add keeps the low 32 bits of the sum either way.)
 int128 clamp_exact(int128 t, bool sign, unsigned width) {
   int128 lo = sign ? -(int128{1} << (width - 1)) : 0;
   int128 hi = sign ? (int128{1} << (width - 1)) - 1 : (int128{1} << width) - 1;
   return std::clamp(t, lo, hi);
 }
-int128 saturate_part(int128 t, bool sign, uint8_t dsel, bool shift) {
-  if (shift) return clamp_exact(t, sign, part_width(dsel));
+int128 saturate_part(int128 t, bool sign, uint8_t dsel) {
   int128 hi = sign ? (int128{1} << (part_width(dsel) - 1)) - 1 : (int128{1} << part_width(dsel)) - 1;
   return t < 0 ? hi : std::min(t, hi);
 }
-int128 saturate_word(int128 t, bool sign, bool shift) {
-  if (sign || shift) return clamp_exact(t, sign, 32);
+int128 saturate_word(int128 t, bool sign) {
+  if (sign) return clamp_exact(t, sign, 32);
   return t < 0 ? 0 : t & UINT32_MAX;
 }
-bool less(int128 a, int128 b, bool sign) { return sign ? a < b : (a < 0 ? false : b < 0 ? true : a < b); }
+// The saturation of vshl/vshr: the 64-bit shift result as .s34, clamped to dtype's word.
+int128 saturate_shift(int64_t t, bool sign) {
+  int64_t s34 = static_cast<int64_t>(static_cast<uint64_t>(t) << 30) >> 30;
+  return clamp_exact(s34, sign, 32);
+}
+int64_t sext32(int128 t) { return static_cast<int32_t>(static_cast<uint32_t>(t)); }
+bool less(int64_t a, int64_t b, bool sign) {
+  return sign ? a < b : static_cast<uint64_t>(a) < static_cast<uint64_t>(b);
+}
 
 template <V O>
 int128 primary(int64_t a, int64_t b, const Config& k) {
@@ -109,7 +124,8 @@ int128 primary(int64_t a, int64_t b, const Config& k) {
   case V::Absdiff: return a > b ? int128{a} - b : int128{b} - a;
   case V::Min: return std::min(a, b);
   case V::Max: return std::max(a, b);
-  case V::Shl: return int128{a} << (k.clamp ? std::min<int64_t>(b, 32) : b & 0x1f);
+  case V::Shl:
+    return static_cast<int64_t>(static_cast<uint64_t>(a) << (k.clamp ? std::min<int64_t>(b, 32) : b & 0x1f));
   case V::Shr: return a >> (k.clamp ? std::min<int64_t>(b, 32) : b & 0x1f);
   case V::Set: return compare(static_cast<Cmp>(k.cmp), a, b) ? 1 : 0;
   case V::Avrg: break;
@@ -133,47 +149,63 @@ void scalar(Warp& w, const Op& op, uint32_t m) {
     int64_t b = part(w.get<uint32_t>(op.args[2], l), static_cast<uint8_t>(k.bsel), k.bsigned);
     uint32_t c = has_c ? w.get<uint32_t>(op.args[3], l) : 0;
     int128 t = primary<O>(a, b, k);
+    if (k.sat) t = kShift ? saturate_shift(static_cast<int64_t>(t), k.dsigned)
+                   : k.merge ? saturate_part(t, k.dsigned, k.dsel)
+                             : saturate_word(t, k.dsigned);
     uint32_t d;
     if (k.merge) {
-      if (k.sat) t = saturate_part(t, k.dsigned, k.dsel, kShift);
       unsigned width = part_width(k.dsel), shift = part_shift(k.dsel);
       uint32_t field = ((1u << width) - 1) << shift;
       uint32_t placed = k.dsel == 6 ? static_cast<uint32_t>(t) : static_cast<uint32_t>(t) << shift;
       d = (placed & field) | (c & ~field);
     } else {
-      if (k.sat) t = saturate_word(t, k.dsigned, kShift);
-      int128 cv = c_signed ? int128{static_cast<int32_t>(c)} : int128{c};
+      // The value .min/.max compare (see above); exact results fit in 64 bits.
+      bool low_word = O == V::Add || O == V::Sub || (kShift && k.sat);
+      int64_t v = low_word ? sext32(t) : static_cast<int64_t>(t);
+      int64_t cv = c_signed ? int64_t{static_cast<int32_t>(c)} : int64_t{c};
       switch (static_cast<Sec>(k.sec)) {
       case Sec::None: break;
-      case Sec::Add: t += cv; break;
-      case Sec::Min: t = less(t, cv, c_signed) ? t : cv; break;
-      case Sec::Max: t = less(cv, t, c_signed) ? t : cv; break;
+      case Sec::Add: v += cv; break;
+      case Sec::Min: v = less(v, cv, c_signed) ? v : cv; break;
+      case Sec::Max: v = less(cv, v, c_signed) ? v : cv; break;
       }
-      d = static_cast<uint32_t>(t);
+      d = static_cast<uint32_t>(v);
     }
     w.set(op.args[0], l, d);
   });
 }
 
-// vmad (§9.7.18.1.3), without operand negation (lowering does not accept `-a`): t = a*b + c
-// (+1 with .po), signed unless a, b are both unsigned (c then sign- or zero-extended alike),
-// optionally shifted right by 7 or 15, taken to 64 bits, then clamped to the final type's 32-bit
-// range with .sat. As in the spec's semantics, dtype does not enter: the final type follows from
-// atype and btype. An H200 differs (it sign-extends c for vmad.u32.u32.u32 with .shr7/.shr15
-// or .sat, e.g. c = 0x807f01ff, a*b = 0, .shr7 gives 0xff00fe03); not yet characterised.
+// vmad (§9.7.18.1.3) as its Semantics: tmp = a*b, negated by ~tmp + 1 when exactly one of a, b
+// carries `-` (op.aux2 kNegProduct), else c replaced by ~c with the +1 when c carries `-` (kNegC),
+// or the +1 of .po; then tmp + c + lsb, shifted right by 7 or 15, and clamped to the final type's
+// 32-bit range with .sat. The final result is signed when atype or btype is, or an operand is
+// negated; dtype does not enter. An H200 (ptxas's sm_90 emulation: one IMAD.WIDE) departs from
+// the spec's pseudo-code in two places:
+//  - a*b is the signed 32x32-bit product of the selected parts' extensions to 32 bits, so a .u32
+//    word with bit 31 set counts as negative (the spec multiplies the .s33 values exactly);
+//  - c is sign-extended from 32 to 64 bits always (the spec zero-extends it for an unsigned final
+//    result): vmad.u32.u32.u32.shr7 with a*b = 0, c = 0x807f01ff gives 0xff00fe03.
+// The sum is 64 bits wide (wrapping); the shift is arithmetic for a signed final result and
+// logical otherwise; .sat clamps that 64-bit value as signed (signed final) or, unsigned, gives
+// 0 for a negative value (bit 63 set) and 0xffffffff above it.
+constexpr uint64_t kNegProduct = 1, kNegC = 2;
 void vmad(Warp& w, const Op& op, uint32_t m) {
   const Config k = config(op);
-  bool signed_final = k.asigned || k.bsigned;
+  bool neg_product = op.aux2 & kNegProduct, neg_c = op.aux2 & kNegC;
+  bool signed_final = k.asigned || k.bsigned || neg_product || neg_c;
   for_lanes(m, [&](int l) {
     int64_t a = part(w.get<uint32_t>(op.args[1], l), static_cast<uint8_t>(k.asel), k.asigned);
     int64_t b = part(w.get<uint32_t>(op.args[2], l), static_cast<uint8_t>(k.bsel), k.bsigned);
     uint32_t c = w.get<uint32_t>(op.args[3], l);
-    int128 t = int128{a} * b + (signed_final ? int128{static_cast<int32_t>(c)} : int128{c}) + (k.po ? 1 : 0);
-    uint64_t r = static_cast<uint64_t>(t >> k.sec);
-    if (k.sat) {
-      if (signed_final) r = static_cast<uint64_t>(std::clamp<int64_t>(static_cast<int64_t>(r), INT32_MIN, INT32_MAX));
-      else r = std::min<uint64_t>(r, UINT32_MAX);
-    }
+    uint64_t t = static_cast<uint64_t>(int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b));
+    uint64_t lsb = 0;
+    if (k.po) lsb = 1;
+    else if (neg_product) t = ~t, lsb = 1;
+    else if (neg_c) c = ~c, lsb = 1;
+    t += static_cast<uint64_t>(int64_t{static_cast<int32_t>(c)}) + lsb;
+    int64_t r = signed_final ? static_cast<int64_t>(t) >> k.sec : static_cast<int64_t>(t >> k.sec);
+    if (k.sat)
+      r = signed_final ? std::clamp<int64_t>(r, INT32_MIN, INT32_MAX) : std::clamp<int64_t>(r, 0, UINT32_MAX);
     w.set(op.args[0], l, static_cast<uint32_t>(r));
   });
 }
@@ -293,6 +325,13 @@ bool select_vmad(const isa::Bound& b, Op& op, std::string& why) {
   k.po = b.value("po") != nullptr;
   std::string scale = axis(b, "scale");
   k.sec = scale == ".shr7" ? 7 : scale == ".shr15" ? 15 : 0;
+  // "PTX allows negation of either (a*b) or c"; "Source operands may not be negated in .po mode".
+  bool neg_product = op.args[1].negated != op.args[2].negated, neg_c = op.args[3].negated;
+  if (op.args[0].negated) return fail(why, "the destination of vmad cannot be negated");
+  if (k.po && (op.args[1].negated || op.args[2].negated || neg_c))
+    return fail(why, "source operands may not be negated in .po mode");
+  if (neg_product && neg_c) return fail(why, "vmad negates either the product a*b or c, not both");
+  op.aux2 = (neg_product ? kNegProduct : 0) | (neg_c ? kNegC : 0);
   op.fn = &vmad;
   return store(op, k);
 }

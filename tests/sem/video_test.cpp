@@ -1,6 +1,8 @@
 // Video instructions, PTX §9.7.18 (000_70a4b524dfe259fa.txt): every scalar and SIMD video family
 // over its types, selectors, masks, saturation, secondary operations, merges and accumulation,
-// against references transcribed from the spec's pseudo-code.
+// against references transcribed from the spec's pseudo-code, departing from it where an H200
+// does (saturation, the secondary .min/.max, the shifts' 64-bit width and vmad's product and c:
+// each noted at its reference; tests/hw/video holds the recorded vectors that show it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,19 +88,22 @@ int64_t part_select(uint32_t v, bool sign, const std::string& sel) {
   return static_cast<int64_t>(f);
 }
 i128 clamp(i128 v, i128 lo, i128 hi) { return v < lo ? lo : v > hi ? hi : v; }
-// Saturation as an H200 does it for all but the shifts (the spec's optSaturate clamps exactly,
-// which the shifts keep here): a byte or half-word destination takes its maximum for a negative
-// result; the word clamps exactly for signed dtype, and for unsigned dtype gives 0 when negative,
-// else the low 32 bits.
+// Saturation as an H200 does it (tests/hw/video; the spec's optSaturate clamps the exact result
+// to the destination part): for all but the shifts, a byte or half-word destination takes its
+// maximum for a negative result; the word clamps exactly for signed dtype, and for unsigned
+// dtype gives 0 when negative, else the low 32 bits. The shifts take their 64-bit result as
+// .s34 and clamp it to dtype's 32-bit range whatever the destination part.
 i128 saturate(i128 tmp, bool sign, const std::string& dsel, bool shift) {
+  if (shift) {
+    i128 s34 = static_cast<int64_t>(static_cast<uint64_t>(tmp) << 30) >> 30;
+    return sign ? clamp(s34, INT32_MIN, INT32_MAX) : clamp(s34, 0, UINT32_MAX);
+  }
   if (!dsel.empty()) {
     int w = dsel[0] == 'b' ? 8 : 16;
-    i128 lo = sign ? -(i128{1} << (w - 1)) : 0, hi = sign ? (i128{1} << (w - 1)) - 1 : (i128{1} << w) - 1;
-    if (shift) return clamp(tmp, lo, hi);
+    i128 hi = sign ? (i128{1} << (w - 1)) - 1 : (i128{1} << w) - 1;
     return tmp < 0 ? hi : std::min(tmp, hi);
   }
   if (sign) return clamp(tmp, INT32_MIN, INT32_MAX);
-  if (shift) return clamp(tmp, 0, UINT32_MAX);
   return tmp < 0 ? 0 : tmp & UINT32_MAX;
 }
 // optMerge, except that .h1 takes tmp<31..16> (an H200's merge) rather than tmp<15..0> << 16.
@@ -135,10 +140,10 @@ struct Scalar {
     if (vop == "vabsdiff") tmp = ta > tb ? i128{ta} - tb : i128{tb} - ta;
     if (vop == "vmin") tmp = std::min(ta, tb);
     if (vop == "vmax") tmp = std::max(ta, tb);
-    if (shift) {
+    if (shift) {  // on the 64-bit extension of a (an H200: vshl drops what leaves bit 63)
       if (mode == ".clamp" && tb > 32) tb = 32;
       if (mode == ".wrap") tb &= 0x1f;
-      tmp = vop == "vshl" ? i128{ta} << tb : i128{ta} >> tb;
+      tmp = vop == "vshl" ? static_cast<int64_t>(static_cast<uint64_t>(ta) << tb) : ta >> tb;
     }
     bool dsigned = dt == 1;
     if (vop == "vset") {
@@ -148,7 +153,10 @@ struct Scalar {
     if (sat) tmp = saturate(tmp, dsigned, dsel, shift);
     if (!dsel.empty()) return opt_merge(dsel, tmp, c);
     i128 cv = dsigned ? i128{static_cast<int32_t>(c)} : i128{c};
-    // .min/.max: with unsigned dtype a negative tmp ranks above every c (an H200).
+    // .min/.max as an H200 (the spec compares the exact tmp): vadd and vsub, and the shifts
+    // with .sat, compare tmp's low 32 bits sign-extended; with unsigned dtype a negative value
+    // ranks above every c.
+    if (vop == "vadd" || vop == "vsub" || (shift && sat)) tmp = static_cast<int32_t>(static_cast<uint32_t>(tmp));
     auto less = [dsigned](i128 x, i128 y) { return dsigned || (x >= 0 && y >= 0) ? x < y : y < 0; };
     if (op2 == "add") tmp += cv;
     if (op2 == "min") tmp = less(tmp, cv) ? tmp : cv;
@@ -253,6 +261,24 @@ TEST(VideoSem, ScalarSet) {  // §9.7.18.1.4
   run_cases(cases);
 }
 
+// vmad's Semantics (§9.7.18.1.3) with the two places where an H200 departs from them
+// (tests/hw/video): a*b is the signed product of the parts' 32-bit extensions (a .u32 word
+// with bit 31 set counts as negative), and c is always sign-extended. The sum wraps at 64 bits;
+// the scale shifts arithmetically for a signed final result, logically otherwise.
+uint32_t vmad_ref(int64_t ta, int64_t tb, uint32_t c, bool po, bool neg_product, bool neg_c, bool signed_final,
+                  const std::string& scale, bool sat) {
+  uint64_t tmp = static_cast<uint64_t>(int64_t{static_cast<int32_t>(ta)} * static_cast<int32_t>(tb));
+  uint64_t lsb = 0;
+  if (po) lsb = 1;
+  else if (neg_product) tmp = ~tmp, lsb = 1;
+  else if (neg_c) c = ~c, lsb = 1;
+  tmp += static_cast<uint64_t>(int64_t{static_cast<int32_t>(c)}) + lsb;
+  int shift = scale == ".shr7" ? 7 : scale == ".shr15" ? 15 : 0;
+  int64_t result = signed_final ? static_cast<int64_t>(tmp) >> shift : static_cast<int64_t>(tmp >> shift);
+  if (sat) result = signed_final ? std::clamp<int64_t>(result, INT32_MIN, INT32_MAX) : std::clamp<int64_t>(result, 0, UINT32_MAX);
+  return static_cast<uint32_t>(result);
+}
+
 TEST(VideoSem, Vmad) {  // §9.7.18.1.3 (operands not negated)
   std::vector<Case> cases;
   int n = 0;
@@ -268,23 +294,54 @@ TEST(VideoSem, Vmad) {  // §9.7.18.1.3 (operands not negated)
                                  " %r10, %r1" + dot(asel) + ", %r2" + dot(bsel) + ", %r3";
               cases.push_back({insn, [=](uint32_t a, uint32_t b, uint32_t c) {
                                  int64_t ta = part_select(a, at == 1, asel), tb = part_select(b, bt == 1, bsel);
-                                 bool signed_final = at == 1 || bt == 1;
-                                 i128 tmp = i128{ta} * tb;
-                                 int lsb = po ? 1 : 0;
-                                 i128 c128 = signed_final ? i128{static_cast<int32_t>(c)} : i128{c};
-                                 tmp = tmp + c128 + lsb;
-                                 int shift = std::string(scale) == ".shr7" ? 7 : std::string(scale) == ".shr15" ? 15 : 0;
-                                 uint64_t result = static_cast<uint64_t>(tmp >> shift);
-                                 if (sat) {
-                                   if (signed_final)
-                                     result = static_cast<uint64_t>(std::clamp<int64_t>(static_cast<int64_t>(result), INT32_MIN, INT32_MAX));
-                                   else
-                                     result = std::min<uint64_t>(result, UINT32_MAX);
-                                 }
-                                 return static_cast<uint32_t>(result);
+                                 return vmad_ref(ta, tb, c, po, false, false, at == 1 || bt == 1, scale, sat);
                                }});
             }
   run_cases(cases);
+}
+
+TEST(VideoSem, VmadNegatedOperands) {  // §9.7.18.1.3 with {-}a, {-}b, {-}c
+  // The product is negated iff exactly one of a, b is; else c may be; a negation makes the final
+  // result signed.
+  std::vector<Case> cases;
+  int n = 0;
+  for (int at = 0; at < 2; ++at)
+    for (int bt = 0; bt < 2; ++bt)
+      for (int neg : {1, 2, 3, 4, 7})  // bits: -a, -b, -c (not -a*b with -c: rejected below)
+        for (bool sat : {false, true})
+          for (const char* scale : {"", ".shr7", ".shr15"}) {
+            bool na = neg & 1, nb = neg & 2, nc = neg & 4;
+            std::string asel = kParts[n % 7], bsel = kParts[(n * 5 + 3) % 7];
+            ++n;
+            std::string insn = std::string("vmad") + kTypes[(at | bt) ? 1 : 0] + kTypes[at] + kTypes[bt] +
+                               (sat ? ".sat" : "") + scale + " %r10, " + (na ? "-" : "") + "%r1" + dot(asel) + ", " +
+                               (nb ? "-" : "") + "%r2" + dot(bsel) + ", " + (nc ? "-" : "") + "%r3";
+            cases.push_back({insn, [=](uint32_t a, uint32_t b, uint32_t c) {
+                               int64_t ta = part_select(a, at == 1, asel), tb = part_select(b, bt == 1, bsel);
+                               bool neg_product = na != nb;
+                               return vmad_ref(ta, tb, c, false, neg_product, nc, at == 1 || bt == 1 || neg_product || nc, scale, sat);
+                             }});
+          }
+  // The spec's example: a*b - c, a signed final result.
+  cases.push_back({"vmad.s32.s32.u32.sat %r10, %r1, %r2, -%r3", [](uint32_t a, uint32_t b, uint32_t c) {
+                     return vmad_ref(static_cast<int32_t>(a), b, c, false, false, true, true, "", true);
+                   }});
+  run_cases(cases);
+}
+
+TEST(VideoSem, VmadNegationsOutsideTheSpecAreRejected) {
+  for (const char* insn : {"vmad.s32.s32.s32 %r10, -%r1, %r2, -%r3",      // product or c, not both
+                           "vmad.s32.s32.s32.po %r10, -%r1, %r2, %r3",    // no negation with .po
+                           "vmad.s32.s32.s32.po %r10, %r1, %r2, -%r3"}) {
+    Device dev;
+    std::string diags;
+    EXPECT_FALSE(dev.load_module(kernel_ptx(std::string(insn) + ";"), "t.ptx", &diags)) << insn;
+    EXPECT_NE(diags.find("unsupported"), std::string::npos) << insn << ": " << diags;
+  }
+  Device dev;  // '-' on a register is vmad's alone
+  std::string diags;
+  EXPECT_FALSE(dev.load_module(kernel_ptx("add.s32 %r10, -%r1, %r2;"), "t.ptx", &diags));
+  EXPECT_NE(diags.find("vmad only"), std::string::npos) << diags;
 }
 
 // ---- SIMD forms (§9.7.18.2) ----
