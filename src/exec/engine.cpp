@@ -50,20 +50,19 @@ private:
 
   // Runs one slice of `w`; false when no lane could move.
   bool run_warp(Warp& w) {
-    const auto& ops = launch_.program->ops;
+    const lower::Op* ops = launch_.program->ops.data();
     bool progressed = false;
     for (uint32_t n = 0; n < kWarpSlice; ++n) {
       uint32_t runnable = w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting;
       if (!runnable) return progressed;
-      uint32_t pc, group;
-      if (!select_converged(w, runnable, pc)) {
-        pc = choose_pc(w, runnable);
-        group = 0;
-        for_lanes(runnable, [&](int lane) {
-          if (w.pc[lane] == pc) group |= 1u << lane;
-        });
+      // The fast path: every runnable lane at one PC (a converged warp) and no lanes owed a turn.
+      uint32_t pc = w.pc[std::countr_zero(runnable)];
+      uint32_t group = w.favored ? 0 : lanes_at(w, pc) & runnable;
+      if (group == runnable) {
+        ++w.streak;  // the fairness window keeps counting (choose_pc)
       } else {
-        group = runnable;
+        pc = choose_pc(w, runnable);
+        group = lanes_at(w, pc) & runnable;
       }
       const lower::Op& op = ops[pc];
       uint32_t exec = group;
@@ -72,14 +71,16 @@ private:
         exec &= op.guard_negated ? ~p : p;
       }
       w.recent |= group;
-      for (int lane = 0; lane < 32; ++lane)  // branch-free so that it vectorises
-        w.pc[lane] = (group >> lane) & 1u ? pc + 1 : w.pc[lane];
+      for (int lane = 0; lane < 32; ++lane) {  // branch-free so that it vectorises
+        uint32_t in = -static_cast<uint32_t>((group & kLaneBit[lane]) != 0);
+        w.pc[lane] = (in & (pc + 1)) | (~in & w.pc[lane]);
+      }
       w.current_pc = pc;
       w.group = group;
-      uint32_t parked = w.sync_waiting;
       if (exec) op.fn(w, op, exec);
-      // A group that ran (rather than parked at a .sync op) may be what parked lanes wait for.
-      if (w.sync_waiting == parked) w.sync_waiting = 0;
+      // A group that ran (rather than parked at a .sync op) may be what parked lanes wait for:
+      // they try again.
+      if (!(w.sync_waiting & group)) w.sync_waiting = 0;
       ++w.steps;
       progressed = true;
       if (launch_.step_limit && w.steps > launch_.step_limit)
@@ -90,16 +91,11 @@ private:
     return progressed;
   }
 
-  // The fast path: every runnable lane at one PC (a converged warp) and no lanes owed a turn.
-  static bool select_converged(Warp& w, uint32_t runnable, uint32_t& pc) {
-    if (w.favored) return false;
-    uint32_t first = w.pc[std::countr_zero(runnable)];
-    uint32_t differ = 0;
-    for (int lane = 0; lane < 32; ++lane) differ |= ((runnable >> lane) & 1u) & (w.pc[lane] != first);
-    if (differ) return false;
-    pc = first;
-    ++w.streak;  // the fairness window keeps counting (choose_pc)
-    return true;
+  // The lanes whose PC is `pc`, compared for all 32 lanes branch-free (it vectorises).
+  static uint32_t lanes_at(const Warp& w, uint32_t pc) {
+    uint32_t at = 0;
+    for (int lane = 0; lane < 32; ++lane) at |= -static_cast<uint32_t>(w.pc[lane] == pc) & kLaneBit[lane];
+    return at;
   }
 
   // The lowest PC among runnable lanes reconverges structured code. Every kGroupStreak ops the
@@ -139,6 +135,7 @@ private:
   std::atomic<bool>& stop_;
 };
 
+// Sets `cta` up to run CTA `id`; a reused Cta keeps the capacity of its buffers.
 void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   const lower::Program& p = *l.program;
   cta.id = id;
@@ -147,16 +144,30 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   cta.threads = static_cast<uint32_t>(l.block.count());
   cta.exited_threads = 0;
   cta.shared.bytes.assign(p.shared_bytes + l.dynamic_shared, 0);
-  cta.local.assign(cta.threads, mem::Buffer{});
+  cta.local.resize(cta.threads);
   for (auto& b : cta.local) b.bytes.assign(p.local_bytes, 0);
   uint32_t nwarps = (cta.threads + 31) / 32;
-  cta.warps.assign(nwarps, Warp{});
-  for (auto& b : cta.barriers) b = Barrier{{}, {}, std::vector<uint32_t>(nwarps, 0)};
+  cta.warps.resize(nwarps);
+  for (auto& b : cta.barriers) {  // a fresh Barrier, reusing the vectors of a reused Cta
+    std::vector<uint32_t> waiting = std::move(b.waiting), red_waiting = std::move(b.red_waiting);
+    waiting.assign(nwarps, 0);
+    red_waiting.clear();
+    b = Barrier{};
+    b.waiting = std::move(waiting);
+    b.red_waiting = std::move(red_waiting);
+  }
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
+    std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers
+    std::vector<uint32_t> preds = std::move(w.preds);
+    w = Warp{};
+    w.regs = std::move(regs);
+    w.preds = std::move(preds);
     w.cta = &cta;
     w.launch = &l;
     w.program = &p;
+    w.shared_data = cta.shared.bytes.data();
+    w.shared_size = cta.shared.bytes.size();
     w.index = i;
     w.first_thread = i * 32;
     uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);
@@ -242,6 +253,13 @@ std::optional<FaultReport> run(Launch& launch) {
   // grid resident (grid-wide synchronisation through global memory).
   size_t residency = launch.cooperative ? (ctas + nthreads - 1) / nthreads
                                         : std::clamp<size_t>(kResidentBytes / cta_footprint(launch), 1, kResidentCtas);
+  // A non-cooperative launch spreads the CTAs: a host thread fills up to its share of those
+  // not yet taken, so that every host thread gets work.
+  auto share = [&] {
+    if (launch.cooperative) return residency;
+    uint64_t taken = std::min(next.load(), ctas);
+    return std::clamp<size_t>((ctas - taken + nthreads - 1) / nthreads, 1, residency);
+  };
   auto started = std::chrono::steady_clock::now();
   auto watchdog_expired = [&] {
     return launch.watchdog_seconds > 0 &&
@@ -255,6 +273,7 @@ std::optional<FaultReport> run(Launch& launch) {
   };
   auto worker = [&](unsigned host_thread) {
     std::vector<std::unique_ptr<Cta>> resident;
+    std::vector<std::unique_ptr<Cta>> spare;  // finished CTAs, reused: their buffers keep their capacity
     while (!stop.load()) {
       if (watchdog_expired() && !resident.empty()) {
         record_fault(mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
@@ -264,10 +283,12 @@ std::optional<FaultReport> run(Launch& launch) {
                      *resident.front(), nullptr);
         return;
       }
-      while (resident.size() < residency) {
+      for (size_t cap = share(); resident.size() < cap;) {
         uint64_t i = next.fetch_add(1);
         if (i >= ctas) break;
-        resident.push_back(std::make_unique<Cta>());
+        if (spare.empty()) spare.push_back(std::make_unique<Cta>());
+        resident.push_back(std::move(spare.back()));
+        spare.pop_back();
         init_cta(launch, *resident.back(), unlinear(i, launch.grid), host_thread);
       }
       if (resident.empty()) return;
@@ -275,6 +296,7 @@ std::optional<FaultReport> run(Launch& launch) {
         CtaRunner runner(launch, *resident[c], stop);
         try {
           if (runner.round() == CtaRunner::Round::Done) {
+            spare.push_back(std::move(resident[c]));
             resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(c));
             continue;
           }

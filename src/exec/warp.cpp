@@ -1,5 +1,6 @@
 #include "exec/warp.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "exec/engine.h"
@@ -10,7 +11,7 @@ using lower::SpecialReg;
 using mem::GuestFault;
 using mem::Space;
 
-uint8_t* Warp::access(Space space, uint64_t address, uint32_t size, int lane, bool aligned) {
+uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int lane, bool aligned) {
   auto fail = [&](GuestFault::Kind kind, Space s, std::string detail = {}) -> uint8_t* {
     fault_lane = lane;
     throw GuestFault{kind, s, address, size, std::move(detail)};
@@ -49,6 +50,28 @@ uint8_t* Warp::access(Space space, uint64_t address, uint32_t size, int lane, bo
     return fail(GuestFault::Kind::OutOfBounds, space, what);
   }
   return p;
+}
+
+bool Warp::in_one_allocation(Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size) {
+  if ((space != Space::Global && space != Space::Generic) || !std::has_single_bit(size) || !mask) return false;
+  uint64_t first = addr[std::countr_zero(mask)];
+  if (first - last_global.base >= last_global.size) {
+    if (space == Space::Generic && first >= mem::kParamWindow) return false;  // maybe a window (§6.4.1.1)
+    last_global = launch->global->lookup(first);
+  }
+  if (!last_global.data || last_global.size < size) return false;
+  // The lowest and highest address and the OR of all (for alignment) over the lanes of `mask`;
+  // lanes outside it count as `first`. Branch-free.
+  uint64_t lo = first, hi = first, bits = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    const uint64_t a = mask & kLaneBit[lane] ? addr[lane] : first;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    bits |= a;
+  }
+  const uint64_t window = space == Space::Generic ? mem::kParamWindow : ~uint64_t{0};
+  return lo >= last_global.base && hi - last_global.base <= last_global.size - size && hi < window &&
+         (bits & (size - 1)) == 0;
 }
 
 uint64_t Warp::special(const lower::Arg& a, int lane) const {
@@ -106,6 +129,34 @@ uint64_t Warp::special(const lower::Arg& a, int lane) const {
   case SpecialReg::ClusterNctarank: return 1;
   case SpecialReg::Envreg: return l.envreg[a.imm & 31];
   default: return 0;  // %pm*, reserved shared-memory offsets: 0 on this device
+  }
+}
+
+void Warp::specials(const lower::Arg& a, uint64_t (&v)[32]) const {
+  const Launch& l = *launch;
+  switch (static_cast<SpecialReg>(a.reg)) {
+  case SpecialReg::Tid:
+    if (a.component == 0 && l.block.x % 32 == 0) {  // %tid.x of whole warps: consecutive
+      const uint64_t x0 = first_thread % l.block.x;
+      for (int lane = 0; lane < 32; ++lane) v[lane] = x0 + static_cast<uint64_t>(lane);
+      return;
+    }
+    [[fallthrough]];
+  case SpecialReg::Laneid:
+  case SpecialReg::LanemaskEq:
+  case SpecialReg::LanemaskLe:
+  case SpecialReg::LanemaskLt:
+  case SpecialReg::LanemaskGe:
+  case SpecialReg::LanemaskGt:
+  case SpecialReg::Globaltimer:  // a clock read per lane, as special() gives it
+  case SpecialReg::GlobaltimerLo:
+  case SpecialReg::GlobaltimerHi:
+    for (int lane = 0; lane < 32; ++lane) v[lane] = special(a, lane);
+    return;
+  default: {  // the same for every lane of the warp
+    const uint64_t x = special(a, 0);
+    for (int lane = 0; lane < 32; ++lane) v[lane] = x;
+  }
   }
 }
 

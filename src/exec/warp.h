@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "lower/program.h"
@@ -26,6 +27,19 @@ inline void for_lanes(uint32_t mask, F&& f) {
   }
 }
 
+// 1 << lane, as a table so that loops over all 32 lanes need no variable shifts and vectorise.
+inline constexpr auto kLaneBit = [] {
+  std::array<uint32_t, 32> bits{};
+  for (int lane = 0; lane < 32; ++lane) bits[lane] = 1u << lane;
+  return bits;
+}();
+
+// A register, an immediate or a special register: an operand whose 32 values Warp::gather
+// reads at once, so that whole-warp loops need no switch per lane.
+inline bool plain(const lower::Arg& a) {
+  return a.kind == lower::ArgKind::Reg || a.kind == lower::ArgKind::Imm || a.kind == lower::ArgKind::Special;
+}
+
 struct CallFrame {
   uint32_t return_pc;
   uint32_t function;                  // the callee
@@ -33,6 +47,7 @@ struct CallFrame {
   std::vector<uint32_t> copy_back;    // caller return-variable offsets (local space), per return
   std::vector<uint64_t> saved;        // callee registers saved across a recursive call
   std::vector<uint8_t> saved_local;   // callee param frame saved across a recursive call
+  uint64_t stack_pointer = 0;         // the thread's alloca stack pointer at the call (sem/stack.cpp)
 };
 
 class Warp {
@@ -56,6 +71,9 @@ public:
   int fault_lane = -1;          // the lane whose access faulted
   // The device allocation this warp touched last: allocations cannot change during a launch.
   mem::GlobalMemory::Range last_global;
+  // The CTA's shared memory (Cta::shared, sized once per CTA), for access's fast path.
+  uint8_t* shared_data = nullptr;
+  uint64_t shared_size = 0;
   // Scheduler fairness window (engine.cpp): lanes that ran lately, lanes owed a turn.
   uint32_t recent = 0, favored = 0, streak = 0;
 
@@ -81,6 +99,40 @@ public:
     else if (a.kind == lower::ArgKind::Pred) set_pred(a, lane, v != T{});
   }
 
+  // The value of a plain() operand for all 32 lanes.
+  template <typename T>
+  [[gnu::always_inline]] void gather(const lower::Arg& a, T (&v)[32]) const {
+    if (a.kind == lower::ArgKind::Reg) {
+      const uint64_t* r = &regs[size_t{a.reg} * 32];
+      for (int lane = 0; lane < 32; ++lane) v[lane] = from_bits<T>(r[lane]);
+    } else if (a.kind == lower::ArgKind::Imm) {
+      const T x = from_bits<T>(a.imm);
+      for (int lane = 0; lane < 32; ++lane) v[lane] = x;
+    } else {
+      uint64_t bits[32];
+      specials(a, bits);
+      for (int lane = 0; lane < 32; ++lane) v[lane] = from_bits<T>(bits[lane]);
+    }
+  }
+
+  // d = f(src...) with the sources read as T, for the lanes of `mask`. A full warp whose
+  // operands are registers or immediates runs as plain loops over all 32 lanes, which the
+  // compiler vectorises (registers are lane-major); otherwise lane by lane through get/set.
+  template <typename T, typename F, typename... Src>
+  [[gnu::always_inline]] void lanewise(uint32_t mask, const lower::Arg& d, F f, const Src&... src) {
+    if (mask == ~0u && d.kind == lower::ArgKind::Reg && (plain(src) && ...)) {
+      T v[sizeof...(Src)][32];
+      size_t i = 0;
+      (gather(src, v[i++]), ...);
+      uint64_t* out = &regs[size_t{d.reg} * 32];
+      [&]<size_t... I>(std::index_sequence<I...>) {
+        for (int lane = 0; lane < 32; ++lane) out[lane] = to_bits(f(v[I][lane]...));
+      }(std::index_sequence_for<Src...>{});
+      return;
+    }
+    for_lanes(mask, [&](int lane) { set(d, lane, f(get<T>(src, lane)...)); });
+  }
+
   bool pred(const lower::Arg& a, int lane) const {
     bool v = (preds[a.reg] >> lane) & 1u;
     return a.negated ? !v : v;
@@ -89,6 +141,12 @@ public:
     if (a.kind != lower::ArgKind::Pred) return;  // `_` sink
     uint32_t bit = 1u << lane;
     preds[a.reg] = v ? (preds[a.reg] | bit) : (preds[a.reg] & ~bit);
+  }
+
+  // set_pred for the lanes of `mask` at once: bit `lane` of `bits` for each.
+  void set_preds(const lower::Arg& a, uint32_t mask, uint32_t bits) {
+    if (a.kind != lower::ArgKind::Pred) return;  // `_` sink
+    preds[a.reg] = (preds[a.reg] & ~mask) | (bits & mask);
   }
 
   template <typename T>
@@ -119,7 +177,24 @@ public:
   }
   // Host pointer for a checked access of `size` bytes; raises mem::GuestFault. `aligned`: the
   // address must be a multiple of `size` (every PTX access; not the ABI's by-value copies).
-  uint8_t* access(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned = true);
+  uint8_t* access(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned = true) {
+    // The common cases inline: an aligned access inside the device allocation touched last (at
+    // a global address, or a generic one below the windows, §6.4.1.1) or inside the CTA's
+    // shared memory. Anything else, faults included, takes the full path.
+    if (std::has_single_bit(size) && !(aligned && (address & (size - 1)))) {
+      uint64_t offset = address - last_global.base;
+      if ((space == mem::Space::Global || (space == mem::Space::Generic && address < mem::kParamWindow)) &&
+          offset < last_global.size && size <= last_global.size - offset)
+        return last_global.data + offset;
+      if (space == mem::Space::Shared && address < shared_size && size <= shared_size - address)
+        return shared_data + address;
+    }
+    return access_checked(space, address, size, lane, aligned);
+  }
+  // For a whole-warp access of `size` bytes per lane at addr[lane]: true when the access of
+  // every lane of `mask` is aligned and inside one device allocation (the common case of ld/st
+  // over arrays), which is then last_global; false when some lane needs access()'s full path.
+  bool in_one_allocation(mem::Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size);
   template <typename T>
   T load(mem::Space space, uint64_t address, int lane) {
     T v;
@@ -132,10 +207,13 @@ public:
   }
 
   uint64_t special(const lower::Arg& a, int lane) const;
+  // special() for all 32 lanes.
+  void specials(const lower::Arg& a, uint64_t (&v)[32]) const;
   // The lanes that run the current op (the engine's mask) before guards: for .sync operations.
   uint32_t group = 0;
 
 private:
+  uint8_t* access_checked(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned);
   uint64_t value_of(const lower::Arg& a, int lane);
 };
 

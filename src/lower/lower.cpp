@@ -29,6 +29,7 @@ struct Symbol {
   uint32_t width = 1;   // slots per register (vector registers)
   Space space = Space::Generic;  // Var
   uint64_t address = 0;          // Var: address in its own state space
+  bool call_argument = false;    // Var: a .param declared in a body (a call's argument or result)
 };
 
 uint32_t type_size(const std::string& t) {
@@ -270,6 +271,7 @@ private:
         local_size_ = align_up(local_size_, align);
         s.address = local_size_;
         s.space = Space::Local;
+        s.call_argument = d.space == ast::Space::Param;
         local_size_ += size;
         break;
       default:
@@ -498,6 +500,8 @@ private:
     // The state-space axis is `ss` in ld/st and `space` in atom, red, prefetch, isspacep, ...
     const std::string* space = b.value("ss") ? b.value("ss") : b.value("space");
     std::string ss = space ? *space : "";
+    negatable_ = b.family->mnemonic == "vmad";
+    taking_address_ = b.family->mnemonic == "mov" || b.family->mnemonic == "cvta";
     for (size_t i = 0; i < in.operands.size(); ++i) {
       Arg a;
       if (!operand(in.operands[i], operand_type(b, i), ss, a)) return false;
@@ -583,6 +587,17 @@ private:
   }
 
   bool value(const Expr& e, const std::string& type, Arg& a) {
+    // `-a`, `-b`, `-c` of vmad (§9.7.18.1.3, 000_70a4b524dfe259fa.txt): a negated register;
+    // sem/video.cpp checks which negations the instruction allows.
+    if (e.kind == Expr::Kind::Unary && e.uop == UnaryOp::Minus && e.kids[0]->kind == Expr::Kind::Symbol) {
+      const Symbol* s = lookup(e.kids[0]->name);
+      if (s && s->kind == Symbol::Kind::Reg) {
+        if (!negatable_) return fail(e.loc, "'-' negates a register operand of vmad only");
+        if (!value(*e.kids[0], type, a)) return false;
+        a.negated = true;
+        return true;
+      }
+    }
     if (e.kind == Expr::Kind::Unary && e.uop == UnaryOp::Not && e.kids[0]->kind == Expr::Kind::Symbol) {
       if (!value(*e.kids[0], type, a)) return false;
       if (a.kind != ArgKind::Pred) return fail(e.loc, "'!' applies only to predicates");
@@ -682,6 +697,9 @@ private:
       a.imm = kFunctionBase + s.slot;
       return true;
     case Symbol::Kind::Var:
+      // §5.1.6.4: "the address of a locally scoped .param variable cannot be taken with mov".
+      if (s.call_argument && taking_address_)
+        return fail(e.loc, "the address of '" + e.name + "', a .param variable declared in a body, cannot be taken (§5.1.6.4)");
       a.kind = ArgKind::Imm;
       a.space = s.space;
       a.imm = s.address;
@@ -703,6 +721,8 @@ private:
   std::unordered_set<std::string> dynamic_shared_;
   std::vector<std::pair<uint32_t, uint32_t>> dynamic_shared_refs_;  // (op, arg) to patch
   bool pending_dynamic_ = false;
+  bool negatable_ = false;  // the instruction being lowered takes negated registers (vmad)
+  bool taking_address_ = false;  // the instruction being lowered takes a variable's address (mov, cvta)
   uint64_t shared_size_ = 0;
   uint64_t local_size_ = 0;
   uint32_t next_slot_ = 0;

@@ -139,6 +139,19 @@ Space resolve(Space s, uint64_t address) {
 
 const Arg& element(const Arg& a, uint32_t i) { return a.kind == ArgKind::Vector ? a.elems[i] : a; }
 
+// The space an atomic access of `size` bytes at `addr` resolves to; faults unless .global or
+// .shared.
+Space atomic_space(Warp& w, Space space, uint64_t addr, uint32_t size, int l) {
+  Space where = resolve(space, addr);
+  if (where != Space::Global && where != Space::Shared) {
+    w.fault_lane = l;
+    throw GuestFault{GuestFault::Kind::Invalid, where, addr, size,
+                     std::string("atomic operation on ") + mem::to_string(where) +
+                         " memory (§9.7.13.5: only .global and .shared)"};
+  }
+  return where;
+}
+
 // atom d, [a], b{, c} and red [a], b for `n` elements of host type T.
 template <typename T>
 void atomic(Warp& w, const Op& op, uint32_t m) {
@@ -151,13 +164,7 @@ void atomic(Warp& w, const Op& op, uint32_t m) {
   const Arg& b = op.args[has_dest ? 2 : 1];
   for_lanes(m, [&](int l) {
     uint64_t addr = w.address(a, l);
-    Space where = resolve(space, addr);
-    if (where != Space::Global && where != Space::Shared) {
-      w.fault_lane = l;
-      throw GuestFault{GuestFault::Kind::Invalid, where, addr, static_cast<uint32_t>(sizeof(T) * n),
-                       std::string("atomic operation on ") + mem::to_string(where) +
-                           " memory (§9.7.13.5: only .global and .shared)"};
-    }
+    Space where = atomic_space(w, space, addr, static_cast<uint32_t>(sizeof(T) * n), l);
     uint8_t* p = w.access(space, addr, static_cast<uint32_t>(sizeof(T) * n), l);
     uint64_t bv[8];  // read before d is written: d may name the registers of b
     for (uint32_t i = 0; i < n; ++i) bv[i] = w.get<T>(element(b, i), l);
@@ -170,6 +177,51 @@ void atomic(Warp& w, const Op& op, uint32_t m) {
       if (has_dest && (n == 1 || d.kind == ArgKind::Vector)) w.set<T>(element(d, i), l, old);
     }
   });
+}
+
+// ---- atom.exch.b128, atom.cas.b128 (PTX 8.3, sm_90): 16 bytes, 16-byte aligned; a .b128
+// register is two 64-bit slots, low half first (lower.cpp register_decl). Each lane's update is
+// one lock-free 16-byte compare-and-swap (x86-64 cmpxchg16b, enabled for this function alone),
+// which is sequentially consistent like the other atomics here and atomic with respect to
+// them. ----
+__extension__ typedef unsigned __int128 u128;
+#if defined(__x86_64__)
+__attribute__((target("cx16")))
+#endif
+u128 cas128(u128* p, u128 expected, u128 desired) {
+  return __sync_val_compare_and_swap(p, expected, desired);
+}
+
+u128 get128(Warp& w, const Arg& a, int l) {
+  return u128{w.get<uint64_t>(a.elems[1], l)} << 64 | w.get<uint64_t>(a.elems[0], l);
+}
+
+// atom.exch.b128 d, [a], b: d = old, memory = b. atom.cas.b128 d, [a], b, c: d = old, memory =
+// old == b ? c : old.
+template <bool kCas>
+void atomic_b128(Warp& w, const Op& op, uint32_t m) {
+  auto space = static_cast<Space>(op.aux2 & 0xff);
+  for_lanes(m, [&](int l) {
+    uint64_t addr = w.address(op.args[1], l);
+    atomic_space(w, space, addr, 16, l);
+    // The guest address is 16-byte aligned (access checks it) and so are the host buffers
+    // behind every space (operator new), as cmpxchg16b requires.
+    auto* p = reinterpret_cast<u128*>(w.access(space, addr, 16, l));
+    u128 b = get128(w, op.args[2], l), old;
+    if constexpr (kCas) {
+      old = cas128(p, b, get128(w, op.args[3], l));
+    } else {
+      old = cas128(p, 0, 0);  // an atomic read
+      for (u128 seen; (seen = cas128(p, old, b)) != old;) old = seen;
+    }
+    w.set<uint64_t>(op.args[0].elems[0], l, static_cast<uint64_t>(old));
+    w.set<uint64_t>(op.args[0].elems[1], l, static_cast<uint64_t>(old >> 64));
+  });
+}
+
+bool is_b128(const Arg& a) {
+  return a.kind == ArgKind::Vector && a.elems.size() == 2 && a.elems[0].kind == ArgKind::Reg &&
+         a.elems[1].kind == ArgKind::Reg;
 }
 
 // The combine function for an operation and type the row allows, or null.
@@ -207,11 +259,18 @@ Combine combine_for(const std::string& o, const std::string& t) {
 template <bool kAtom>
 bool select_atomic(const isa::Bound& b, Op& op, std::string& why) {
   std::string t = axis(b, "type"), o = axis(b, "op"), ss = axis(b, "space"), vec = axis(b, "vec");
-  // .b128 registers take two slots (lower.cpp register_decl); their cas/exch is not written yet.
-  if (t == ".b128") return unsupported(why, ".b128 atomics");
+  Space space = ss.empty() ? Space::Generic : ss.rfind(".global", 0) == 0 ? Space::Global : Space::Shared;
+  if (t == ".b128") {
+    if (!kAtom || (o != ".exch" && o != ".cas")) return unsupported(why, o + ".b128");
+    for (size_t i : {size_t{0}, size_t{2}, size_t{3}})
+      if (i < op.args.size() && !is_b128(op.args[i]))
+        return unsupported(why, ".b128 atomics take .b128 registers");
+    op.aux2 = static_cast<uint64_t>(space);
+    op.fn = o == ".cas" ? &atomic_b128<true> : &atomic_b128<false>;
+    return true;
+  }
   Combine f = combine_for(o, t);
   if (!f) return unsupported(why, o + t);
-  Space space = ss.empty() ? Space::Generic : ss.rfind(".global", 0) == 0 ? Space::Global : Space::Shared;
   uint64_t n = vec == ".v2" ? 2 : vec == ".v4" ? 4 : vec == ".v8" ? 8 : 1;
   op.aux = reinterpret_cast<uint64_t>(f);
   op.aux2 = static_cast<uint64_t>(space) | n << kCountShift | (kAtom ? kHasDest : 0) | (o == ".cas" ? kCas : 0);

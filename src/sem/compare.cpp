@@ -1,9 +1,11 @@
 // Comparison and selection, PTX §9.7.6, and half-precision comparison, §9.7.7
 // (001_23fdd5978b24a3ed.txt).
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
@@ -68,6 +70,19 @@ bool compare(Cmp c, T a, T b) {
 
 float flush(float x, bool ftz) { return ftz && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
+// The comparison of all 32 lanes as a predicate mask; C is a template argument so that the
+// loop has no switch and vectorises.
+template <typename T, Cmp C>
+uint32_t compare_warp(const T (&a)[32], const T (&b)[32]) {
+  uint32_t bits = 0;
+  for (int l = 0; l < 32; ++l) bits |= compare(C, a[l], b[l]) ? exec::kLaneBit[l] : 0;
+  return bits;
+}
+template <typename T, size_t... I>
+constexpr auto compare_warp_table(std::index_sequence<I...>) {
+  return std::array{&compare_warp<T, static_cast<Cmp>(I)>...};
+}
+
 // setp.CmpOp[.BoolOp].type p[|q], a, b[, c] (§9.7.6.2); op.aux: Cmp, aux2: BoolOp+1 or 0, ftz.
 template <typename T>
 struct Setp {
@@ -77,6 +92,31 @@ struct Setp {
     bool ftz = op.aux2 & 4;
     const lower::Arg& dst = op.args[0];
     bool pair = dst.kind == lower::ArgKind::Vector;
+    if (exec::plain(op.args[1]) && exec::plain(op.args[2])) {
+      // Registers and immediates: every lane compared at once (comparisons cannot fault, so
+      // lanes outside `m` may be computed), then the lanes of `m` written.
+      static constexpr auto kWarp = compare_warp_table<T>(std::make_index_sequence<18>{});
+      T a[32], b[32];
+      w.gather(op.args[1], a);
+      w.gather(op.args[2], b);
+      if constexpr (std::is_same_v<T, float>)
+        if (ftz)
+          for (int l = 0; l < 32; ++l) a[l] = flush(a[l], true), b[l] = flush(b[l], true);
+      uint32_t t = kWarp[op.aux](a, b), f = ~t;
+      if (boolop) {
+        uint32_t cp = w.preds[op.args[3].reg];
+        if (op.args[3].negated) cp = ~cp;
+        auto apply = [&](uint32_t x) { return boolop == 1 ? (x & cp) : boolop == 2 ? (x | cp) : (x ^ cp); };
+        t = apply(t), f = apply(f);
+      }
+      if (pair) {
+        w.set_preds(dst.elems[0], m, t);
+        w.set_preds(dst.elems[1], m, f);
+      } else {
+        w.set_preds(dst, m, t);
+      }
+      return;
+    }
     for_lanes(m, [&](int l) {
       T a = w.get<T>(op.args[1], l), b = w.get<T>(op.args[2], l);
       if constexpr (std::is_same_v<T, float>) a = flush(a, ftz), b = flush(b, ftz);

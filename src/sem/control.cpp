@@ -210,6 +210,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
     frame.return_pc = w.current_pc + 1;
     frame.function = static_cast<uint32_t>(target);
     frame.caller_function = op.function;
+    frame.stack_pointer = w.cta->local[w.first_thread + static_cast<uint32_t>(l)].bytes.size();
     // A recursive call keeps the active instance's registers and frame to restore at ret.
     bool recursive = op.function == target ||
                      std::any_of(w.frames[l].begin(), w.frames[l].end(),
@@ -256,6 +257,10 @@ void ret(Warp& w, const Op&, uint32_t m) {
         std::memcpy(w.access(Space::Local, prm.offset, prm.size, l, false), frame.saved_local.data() + at, prm.size);
         at += prm.size;
       }
+    // §9.7.17.3: memory alloca allocated is released when the function that allocated it
+    // returns; the stack pointer goes back to where the call found it (stack.cpp).
+    std::vector<uint8_t>& stack = w.cta->local[w.first_thread + static_cast<uint32_t>(l)].bytes;
+    if (stack.size() > frame.stack_pointer) stack.resize(frame.stack_pointer);
     w.pc[l] = frame.return_pc;
   });
   if (leaving) exit_lanes(w, leaving);

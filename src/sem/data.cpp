@@ -26,7 +26,7 @@ using mem::Space;
 template <typename T>
 struct Mov {
   static void run(Warp& w, const Op& op, uint32_t m) {
-    for_lanes(m, [&](int l) { w.set<T>(op.args[0], l, w.get<T>(op.args[1], l)); });
+    w.lanewise<T>(m, op.args[0], [](T a) { return a; }, op.args[1]);
   }
 };
 void mov_pred(Warp& w, const Op& op, uint32_t m) {
@@ -89,6 +89,16 @@ Space effective(Warp& w, const Op& op, const Arg& a) {
   return static_cast<Space>(op.aux2);
 }
 
+// The address operand's value for all 32 lanes (Warp::address).
+void lane_addresses(const Warp& w, const Arg& a, uint64_t (&addr)[32]) {
+  if (a.reg == lower::kNoReg) {
+    for (int l = 0; l < 32; ++l) addr[l] = a.imm;
+  } else {
+    const uint64_t* r = &w.regs[size_t{a.reg} * 32];
+    for (int l = 0; l < 32; ++l) addr[l] = r[l] + a.imm;
+  }
+}
+
 // One element of an access. A strong access (.volatile, .relaxed, .acquire, .release, .mmio)
 // is a host atomic, so that CTAs on other host threads observe it whole and in order (§8);
 // a weak one is a plain copy.
@@ -114,6 +124,30 @@ struct Load {
     const Arg& a = op.args[1];
     Space s = effective(w, op, a);
     uint32_t n = d.kind == ArgKind::Vector ? static_cast<uint32_t>(d.elems.size()) : 1;
+    if (d.kind == ArgKind::Reg) {
+      // One register: written directly, sign- or zero-extended (§9.7.9.8 relaxed typing).
+      uint64_t* out = &w.regs[size_t{d.reg} * 32];
+      auto extend = [](T v) {
+        if constexpr (std::is_signed_v<T>) return Warp::to_bits(int64_t{v});
+        else return Warp::to_bits(v);
+      };
+      if (a.reg == lower::kNoReg && !kStrong && s != Space::Local && s != Space::Generic) {
+        // A constant address in a space all lanes share: one access, which faults (if it does)
+        // as the first lane's would, gives every lane its value.
+        uint64_t v = extend(read<T, false>(w.access(s, a.imm, sizeof(T), std::countr_zero(m))));
+        for (int l = 0; l < 32; ++l) out[l] = m & exec::kLaneBit[l] ? v : out[l];
+        return;
+      }
+      uint64_t addr[32];
+      lane_addresses(w, a, addr);
+      if (w.in_one_allocation(s, m, addr, sizeof(T))) {
+        const mem::GlobalMemory::Range g = w.last_global;
+        for_lanes(m, [&](int l) { out[l] = extend(read<T, kStrong>(g.data + (addr[l] - g.base))); });
+      } else {
+        for_lanes(m, [&](int l) { out[l] = extend(read<T, kStrong>(w.access(s, addr[l], sizeof(T), l))); });
+      }
+      return;
+    }
     for_lanes(m, [&](int l) {
       uint64_t addr = w.address(a, l);
       const uint8_t* p = w.access(s, addr, static_cast<uint32_t>(sizeof(T) * n), l);
@@ -134,6 +168,19 @@ struct Store {
     const Arg& v = op.args[1];
     Space s = effective(w, op, a);
     uint32_t n = v.kind == ArgKind::Vector ? static_cast<uint32_t>(v.elems.size()) : 1;
+    if (exec::plain(v)) {  // one register or immediate: its 32 values read at once
+      T vals[32];
+      w.gather(v, vals);
+      uint64_t addr[32];
+      lane_addresses(w, a, addr);
+      if (w.in_one_allocation(s, m, addr, sizeof(T))) {
+        const mem::GlobalMemory::Range g = w.last_global;
+        for_lanes(m, [&](int l) { write<T, kStrong>(g.data + (addr[l] - g.base), vals[l]); });
+      } else {
+        for_lanes(m, [&](int l) { write<T, kStrong>(w.access(s, addr[l], sizeof(T), l), vals[l]); });
+      }
+      return;
+    }
     for_lanes(m, [&](int l) {
       uint64_t addr = w.address(a, l);
       uint8_t* p = w.access(s, addr, static_cast<uint32_t>(sizeof(T) * n), l);
@@ -148,15 +195,32 @@ template <typename T> using St = Store<T, false>;
 template <typename T> using StStrong = Store<T, true>;
 
 // cvta (§9.7.9.20): aux2 holds the space; aux bit 0: to generic (else from generic), bit 1:
-// 32-bit addresses.
+// 32-bit addresses. cvta.param{::entry} converts kernel parameter addresses (the launch's
+// parameter buffer behind kParamWindow); "operand a must be a kernel parameter address,
+// otherwise the behavior is undefined": an address past the buffer is reported. A device
+// function's parameter whose address mov takes lives in the thread's frame, a .local address
+// (§5.1.6.4), which cvta.local converts.
 void cvta(Warp& w, const Op& op, uint32_t m) {
   static constexpr uint64_t kWindow[] = {0, 0, mem::kSharedWindow, mem::kLocalWindow,
                                          mem::kConstWindow, mem::kParamWindow};
   uint64_t window = kWindow[op.aux2];
   bool to_generic = op.aux & 1;
+  bool param = static_cast<Space>(op.aux2) == Space::Param;
   uint64_t mask = (op.aux & 2) ? 0xffffffffu : ~uint64_t{0};
+  if (!(to_generic && param)) {  // no check: a plain conversion
+    w.lanewise<uint64_t>(m, op.args[0], [&](uint64_t a) {
+      return (to_generic ? a + window : (window && a >= window ? a - window : a)) & mask;
+    }, op.args[1]);
+    return;
+  }
   for_lanes(m, [&](int l) {
     uint64_t a = w.get<uint64_t>(op.args[1], l);
+    if (to_generic && param && a > w.launch->params.bytes.size()) {
+      w.fault_lane = l;
+      throw mem::GuestFault{mem::GuestFault::Kind::Invalid, Space::Param, a, 0,
+                            "cvta.param of an address that is not a kernel parameter address (undefined, "
+                            "PTX §9.7.9.20; a device function's parameter is .local: §5.1.6.4)"};
+    }
     uint64_t r = to_generic ? a + window : (window && a >= window ? a - window : a);
     w.set<uint64_t>(op.args[0], l, r & mask);
   });
@@ -248,9 +312,16 @@ void isspacep(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-bool select_cvta(const isa::Bound& b, Op& op, std::string&) {
-  op.aux2 = static_cast<uint64_t>(space_for(b, "space"));
+bool select_cvta(const isa::Bound& b, Op& op, std::string& why) {
+  Space space = space_for(b, "space");
+  op.aux2 = static_cast<uint64_t>(space);
   op.aux = (b.value("to") ? 0 : 1) | (axis(b, "size") == ".u32" ? 2 : 0);
+  // cvta.space p, var: the variable must be in that space (lowering gives a variable operand
+  // its space). A device function's .param variables live in the thread's frame (§5.1.6.4).
+  const Arg& a = op.args[1];
+  if ((op.aux & 1) && a.kind == ArgKind::Imm && a.space != Space::Generic && a.space != space)
+    return unsupported(why, std::string("the variable is in .") + mem::to_string(a.space) + ", not the space of cvta" +
+                                (space == Space::Param ? " (a device function's parameter is .local: §5.1.6.4)" : ""));
   op.fn = &cvta;
   return true;
 }

@@ -499,9 +499,26 @@ uint64_t flag_bits(const isa::Bound& b) {
          (b.value("xorsign") ? 64 : 0);
 }
 
+// add, sub, mul, fma .rn.f32 without modifiers: fp::arith's own fast case (the host's IEEE
+// binary32 arithmetic, a NaN result being sm_90's canonical NaN), run over whole warps.
+template <fp::Kind K>
+void host_f32(Warp& w, const Op& op, uint32_t mask) {
+  auto nan_canonical = [](float r) { return std::isnan(r) ? kF32.nan_bits : uint64_t{std::bit_cast<uint32_t>(r)}; };
+  if constexpr (K == fp::Kind::Fma) {
+    w.lanewise<float>(mask, op.args[0], [&](float a, float b, float c) { return nan_canonical(std::fma(a, b, c)); },
+                      op.args[1], op.args[2], op.args[3]);
+  } else {
+    w.lanewise<float>(mask, op.args[0], [&](float a, float b) {
+      return nan_canonical(K == fp::Kind::Add ? a + b : K == fp::Kind::Sub ? a - b : a * b);
+    }, op.args[1], op.args[2]);
+  }
+}
+
 template <fp::Kind K>
 bool pick_exact(const std::string& t, Op& op, std::string& why) {
-  if (t == ".f32") op.fn = &exact<kF32, K, 1>;
+  constexpr bool kHostable = K == fp::Kind::Add || K == fp::Kind::Sub || K == fp::Kind::Mul || K == fp::Kind::Fma;
+  if (kHostable && t == ".f32" && op.aux == static_cast<uint64_t>(numeric::Round::RN)) op.fn = &host_f32<K>;
+  else if (t == ".f32") op.fn = &exact<kF32, K, 1>;
   else if (t == ".f64") op.fn = &exact<kF64, K, 1>;
   else if (t == ".f32x2") op.fn = &exact<kF32, K, 2>;
   return op.fn || unsupported(why, t);

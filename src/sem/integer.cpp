@@ -26,17 +26,15 @@ int32_t clamp_s32(int64_t v) { return static_cast<int32_t>(std::clamp<int64_t>(v
 
 template <typename T, typename F>
 void unary(Warp& w, const Op& op, uint32_t mask, F f) {
-  for_lanes(mask, [&](int l) { w.set(op.args[0], l, f(w.get<T>(op.args[1], l))); });
+  w.lanewise<T>(mask, op.args[0], f, op.args[1]);
 }
 template <typename T, typename F>
 void binary(Warp& w, const Op& op, uint32_t mask, F f) {
-  for_lanes(mask, [&](int l) { w.set(op.args[0], l, f(w.get<T>(op.args[1], l), w.get<T>(op.args[2], l))); });
+  w.lanewise<T>(mask, op.args[0], f, op.args[1], op.args[2]);
 }
 template <typename T, typename F>
 void ternary(Warp& w, const Op& op, uint32_t mask, F f) {
-  for_lanes(mask, [&](int l) {
-    w.set(op.args[0], l, f(w.get<T>(op.args[1], l), w.get<T>(op.args[2], l), w.get<T>(op.args[3], l)));
-  });
+  w.lanewise<T>(mask, op.args[0], f, op.args[1], op.args[2], op.args[3]);
 }
 
 // The two half-words of a .u16x2/.s16x2 operand, combined lane by lane (§9.7.1.1, §9.7.1.12).
@@ -53,11 +51,11 @@ uint32_t per_half(uint32_t a, uint32_t b, F f) {
 // ---- add, sub (§9.7.1.1, §9.7.1.2) ----
 template <typename T>
 struct Add {
-  static void run(Warp& w, const Op& op, uint32_t m) { binary<T>(w, op, m, wrap_add<T>); }
+  static void run(Warp& w, const Op& op, uint32_t m) { binary<T>(w, op, m, [](T a, T b) { return wrap_add(a, b); }); }
 };
 template <typename T>
 struct Sub {
-  static void run(Warp& w, const Op& op, uint32_t m) { binary<T>(w, op, m, wrap_sub<T>); }
+  static void run(Warp& w, const Op& op, uint32_t m) { binary<T>(w, op, m, [](T a, T b) { return wrap_sub(a, b); }); }
 };
 // .sat: the exact result clamped to MININT..MAXINT (.s32 only).
 template <bool kSub>
@@ -98,7 +96,7 @@ template <Half H>
 struct MulH {
   template <typename T>
   struct Run {
-    static void run(Warp& w, const Op& op, uint32_t m) { binary<T>(w, op, m, product<T, H>); }
+    static void run(Warp& w, const Op& op, uint32_t m) { binary<T>(w, op, m, [](T a, T b) { return product<T, H>(a, b); }); }
   };
 };
 
@@ -108,10 +106,14 @@ struct MadH {
   template <typename T>
   struct Run {
     static void run(Warp& w, const Op& op, uint32_t m) {
-      for_lanes(m, [&](int l) {
-        auto p = product<T, H>(w.get<T>(op.args[1], l), w.get<T>(op.args[2], l));
-        w.set(op.args[0], l, wrap_add(p, w.get<decltype(p)>(op.args[3], l)));
-      });
+      if constexpr (H != Half::Wide) {
+        ternary<T>(w, op, m, [](T a, T b, T c) { return wrap_add(product<T, H>(a, b), c); });
+      } else {
+        for_lanes(m, [&](int l) {
+          auto p = product<T, H>(w.get<T>(op.args[1], l), w.get<T>(op.args[2], l));
+          w.set(op.args[0], l, wrap_add(p, w.get<decltype(p)>(op.args[3], l)));
+        });
+      }
     }
   };
 };

@@ -26,7 +26,7 @@ struct Logic {
   template <typename T>
   struct Run {
     static void run(Warp& w, const Op& op, uint32_t m) {
-      for_lanes(m, [&](int l) { w.set<T>(op.args[0], l, combine<B>(w.get<T>(op.args[1], l), w.get<T>(op.args[2], l))); });
+      w.lanewise<T>(m, op.args[0], [](T a, T b) { return combine<B>(a, b); }, op.args[1], op.args[2]);
     }
   };
 };
@@ -41,7 +41,7 @@ void pred_logic(Warp& w, const Op& op, uint32_t m) {
 template <typename T>
 struct Not {
   static void run(Warp& w, const Op& op, uint32_t m) {
-    for_lanes(m, [&](int l) { w.set<T>(op.args[0], l, static_cast<T>(~w.get<T>(op.args[1], l))); });
+    w.lanewise<T>(m, op.args[0], [](T a) { return static_cast<T>(~a); }, op.args[1]);
   }
 };
 void not_pred(Warp& w, const Op& op, uint32_t m) {
@@ -50,7 +50,7 @@ void not_pred(Warp& w, const Op& op, uint32_t m) {
 template <typename T>
 struct Cnot {
   static void run(Warp& w, const Op& op, uint32_t m) {
-    for_lanes(m, [&](int l) { w.set<T>(op.args[0], l, static_cast<T>(w.get<T>(op.args[1], l) == 0)); });
+    w.lanewise<T>(m, op.args[0], [](T a) { return static_cast<T>(a == 0); }, op.args[1]);
   }
 };
 
@@ -95,26 +95,26 @@ void shf(Warp& w, const Op& op, uint32_t m) {
 
 // ---- shl, shr (§9.7.8.8, §9.7.8.9): amounts past the width clamp to the width, which gives 0,
 // or the sign for shr on signed types ----
+// The operands are read as whole slots: a is T, the amount n a .u32.
 template <typename T>
 struct Shl {
   static void run(Warp& w, const Op& op, uint32_t m) {
-    for_lanes(m, [&](int l) {
-      uint32_t n = w.get<uint32_t>(op.args[2], l);
-      T a = w.get<T>(op.args[1], l);
-      w.set<T>(op.args[0], l, n >= 8 * sizeof(T) ? T{0} : static_cast<T>(a << n));
-    });
+    w.lanewise<uint64_t>(m, op.args[0], [](uint64_t x, uint64_t y) {
+      T a = static_cast<T>(x);
+      uint32_t n = static_cast<uint32_t>(y);
+      return n >= 8 * sizeof(T) ? T{0} : static_cast<T>(a << n);
+    }, op.args[1], op.args[2]);
   }
 };
 template <typename T>
 struct Shr {
   static void run(Warp& w, const Op& op, uint32_t m) {
-    for_lanes(m, [&](int l) {
+    w.lanewise<uint64_t>(m, op.args[0], [](uint64_t x, uint64_t y) {
       constexpr uint32_t kBits = 8 * sizeof(T);
-      uint32_t n = w.get<uint32_t>(op.args[2], l);
-      T a = w.get<T>(op.args[1], l);
-      T r = n < kBits ? static_cast<T>(a >> n) : std::is_signed_v<T> ? static_cast<T>(a >> (kBits - 1)) : T{0};
-      w.set<T>(op.args[0], l, r);
-    });
+      T a = static_cast<T>(x);
+      uint32_t n = static_cast<uint32_t>(y);
+      return n < kBits ? static_cast<T>(a >> n) : std::is_signed_v<T> ? static_cast<T>(a >> (kBits - 1)) : T{0};
+    }, op.args[1], op.args[2]);
   }
 };
 

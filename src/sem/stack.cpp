@@ -7,8 +7,9 @@
 // stackrestore shrinks it again, so an access to freed stack memory faults as out of bounds.
 // The stack grows towards higher addresses (the ISA's "grows down" describes its own
 // implementation; only the pairing stacksave / alloca / stackrestore is observable). Memory
-// allocated by alloca is released by stackrestore or when the thread ends, not when the
-// allocating function returns.
+// allocated by alloca is released by stackrestore, by ret from the allocating function (the
+// call records the stack pointer and ret restores it, control.cpp; §9.7.17.3) or when the
+// thread ends.
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"

@@ -1,4 +1,5 @@
-// CTA barriers and memory ordering, PTX §9.7.13.1 (bar, barrier), §9.7.13.4 (membar, fence);
+// CTA barriers and memory ordering, PTX §9.7.13.1 (bar, barrier), §9.7.13.4 (membar, fence),
+// §9.7.13.13 (griddepcontrol);
 // brkpt, nanosleep, pmevent and trap from §9.7.19 (001_23fdd5978b24a3ed.txt,
 // 000_70a4b524dfe259fa.txt).
 #include <atomic>
@@ -93,6 +94,10 @@ void fence(Warp&, const Op&, uint32_t) { std::atomic_thread_fence(std::memory_or
 
 // nanosleep (§9.7.19.2) may sleep for any duration up to the bound, including none;
 // pmevent (§9.7.19.3) signals a performance-monitor event, which this device does not count.
+// griddepcontrol (§9.7.13.13): this device runs launches one after another, so every
+// prerequisite grid has completed, its memory visible, before a dependent starts (.wait holds at
+// once), and "dependents may be scheduled" early is a permission it need not take
+// (.launch_dependents).
 void nothing(Warp&, const Op&, uint32_t) {}
 
 void trap(Warp& w, const Op&, uint32_t m) {
@@ -138,6 +143,7 @@ void register_sync(Registry& r) {
   r["brkpt §9.7.19.1"] = plain<&brkpt>;
   r["nanosleep §9.7.19.2"] = plain<&nothing>;
   r["pmevent §9.7.19.3"] = plain<&nothing>;
+  r["griddepcontrol §9.7.13.13"] = plain<&nothing>;
   r["trap §9.7.19.4"] = plain<&trap>;
 }
 

@@ -1,8 +1,20 @@
 // Warp-synchronous operations (001_23fdd5978b24a3ed.txt): bar.warp.sync §9.7.13.2, shfl.sync
 // §9.7.9.6, vote.sync §9.7.13.9, match.sync §9.7.13.10, activemask §9.7.13.11, redux.sync
 // §9.7.13.12, elect.sync §9.7.13.14.
+//
+// Rendezvous (sm_70+): a .sync operation waits until every non-exited thread of its membermask
+// "has executed <op>.sync with the same qualifiers and the same membermask" — the same kind of
+// operation, not necessarily the same instruction. So lanes that stand at different
+// instructions of one kind (the two arms of an if, each with a __shfl_sync over the full warp)
+// execute together: each lane reads its own operands and writes its own destinations, and a
+// shfl lane receives the value its source lane supplied to that lane's own shfl. Lanes of each
+// other's masks waiting at operations of different kinds or qualifiers is undefined and
+// reported, as is a lane that is not in its own membermask.
+#include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
@@ -16,25 +28,99 @@ using exec::for_lanes;
 using lower::Arg;
 using lower::ArgKind;
 using lower::Op;
+using mem::GuestFault;
 
-// A .sync operation waits for every non-exited lane of its member mask: returns false, parking
-// the lanes at this op, until they all stand at it together.
-bool converge(Warp& w, uint32_t member) {
-  uint32_t missing = member & w.alive & ~w.exited & ~w.group;
-  if (!missing) return true;
-  for_lanes(w.group, [&](int l) { w.pc[l] = w.current_pc; });
-  w.sync_waiting |= w.group;
-  return false;
+std::string hex(uint32_t v) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
 }
 
-// Each lane names its own membermask (tiles of one warp name different ones): the operation
-// waits for the union, and each lane's result covers the lanes of its own mask.
-uint32_t membermask(Warp& w, const Arg& a, uint32_t m) {
-  uint32_t all = 0;
-  for_lanes(m, [&](int l) { all |= w.get<uint32_t>(a, l); });
-  return all;
+[[noreturn]] void undefined(Warp& w, int lane, const std::string& what) {
+  w.fault_lane = lane;
+  throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, 0, 0, what};
 }
-uint32_t lane_members(Warp& w, const Arg& a, int lane, uint32_t m) { return w.get<uint32_t>(a, lane) & m; }
+
+// The operations that rendezvous across instructions; the membermask is each one's last operand.
+bool collective(const Op& o) {
+  if (!o.family) return false;
+  const std::string& n = o.family->mnemonic;
+  return n == "shfl.sync" || n == "vote.sync" || n == "match.sync" || n == "redux.sync" || n == "elect.sync" ||
+         n == "bar.warp.sync";
+}
+// Same kind and qualifiers: the handler and its load-time constants fix both.
+bool same_kind(const Op& a, const Op& b) { return a.fn == b.fn && a.aux == b.aux && a.aux2 == b.aux2; }
+
+bool guard_true(const Warp& w, const Op& o, int l) {
+  return o.guard == lower::kNoReg || (((w.preds[o.guard] >> l) & 1u) != 0) != o.guard_negated;
+}
+
+// The lanes that execute one rendezvous, each at its own instruction with its own membermask.
+struct Rendezvous {
+  uint32_t lanes = 0;
+  std::array<const Op*, 32> op{};
+  std::array<uint32_t, 32> mask{};
+  uint32_t members(int l) const { return mask[l] & lanes; }
+};
+
+// Lane `l` names `mask` at `o`: "undefined if the executing thread is not in membermask".
+uint32_t own_mask(Warp& w, const Op& o, int l) {
+  uint32_t mask = w.get<uint32_t>(o.args.back(), l);
+  if (!((mask >> l) & 1u))
+    undefined(w, l, "'" + o.text + "': lane " + std::to_string(l) + " is not in its membermask " + hex(mask) +
+                        " (undefined, PTX §9.7.13)");
+  return mask;
+}
+
+// Gathers the rendezvous of the lanes `m` running `op` (w.group: the lanes at it, guards
+// false included). The lanes their masks name must have arrived: be in the group, have
+// exited, or stand (parked or not yet run) at an operation of the same kind with a true guard,
+// whose own masks join the wait. Returns false, parking the group at `op`, while one has not;
+// the engine retries parked lanes after any other lane of the warp moves.
+bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
+  uint32_t need = 0;
+  for_lanes(m, [&](int l) {
+    r.op[l] = &op;
+    need |= r.mask[l] = own_mask(w, op, l);
+  });
+  r.lanes = m;
+  for (;;) {
+    uint32_t missing = need & w.alive & ~w.exited & ~w.group & ~r.lanes;
+    if (!missing) break;
+    uint32_t joined = 0;
+    for_lanes(missing, [&](int l) {
+      if ((w.barrier_waiting >> l) & 1u) return;
+      const Op& other = w.program->ops[w.pc[l]];
+      if (!collective(other) || !guard_true(w, other, l)) return;
+      uint32_t mask = own_mask(w, other, l);
+      if (!same_kind(other, op)) {
+        if (mask & r.lanes) {  // each waits for the other
+          int k = std::countr_zero(mask & r.lanes);
+          undefined(w, l, "lane " + std::to_string(l) + " at line " + std::to_string(other.line) + " ('" +
+                              other.text + "') and lane " + std::to_string(k) + " at line " +
+                              std::to_string(r.op[k]->line) + " ('" + r.op[k]->text +
+                              "') wait for each other at .sync operations of different kinds or "
+                              "qualifiers (undefined, PTX §9.7.13)");
+        }
+        return;
+      }
+      r.op[l] = &other;
+      r.mask[l] = mask;
+      joined |= 1u << l;
+      need |= mask;
+    });
+    if (!joined) {  // some lane has not arrived
+      for_lanes(w.group, [&](int l) { w.pc[l] = w.current_pc; });
+      w.sync_waiting |= w.group;
+      return false;
+    }
+    r.lanes |= joined;
+  }
+  uint32_t elsewhere = r.lanes & ~w.group;  // they execute their own instruction now
+  for_lanes(elsewhere, [&](int l) { w.pc[l] += 1; });
+  w.sync_waiting &= ~elsewhere;
+  return true;
+}
 
 // `d` or the pair `d|p`: writes d (unless `_`) and p.
 void set_pair(Warp& w, const Arg& dst, int l, uint32_t d, bool p) {
@@ -43,77 +129,85 @@ void set_pair(Warp& w, const Arg& dst, int l, uint32_t d, bool p) {
   w.set_pred(dst.elems[1], l, p);
 }
 
-// bar.warp.sync membermask (§9.7.13.2) waits for the lanes of the mask to execute a
-// bar.warp.sync, not necessarily this one: a lane that stands at another bar.warp.sync (its
-// guard true) has arrived too, and is released past it with this group.
+// bar.warp.sync membermask (§9.7.13.2): the rendezvous alone.
 void bar_warp_sync(Warp& w, const Op& op, uint32_t m) {
-  uint32_t member = membermask(w, op.args[0], m);
-  uint32_t elsewhere = 0;
-  for_lanes(member & w.alive & ~w.exited & ~w.group, [&](int l) {
-    const Op& other = w.program->ops[w.pc[l]];
-    bool guard = other.guard == lower::kNoReg || (((w.preds[other.guard] >> l) & 1u) != other.guard_negated);
-    if (other.fn == &bar_warp_sync && guard) elsewhere |= 1u << l;
-  });
-  if (!converge(w, member & ~elsewhere)) return;
-  for_lanes(elsewhere, [&](int l) { w.pc[l] += 1; });
-  w.sync_waiting &= ~elsewhere;
+  Rendezvous r;
+  rendezvous(w, op, m, r);
 }
 
 // shfl.sync.mode.b32 d[|p], a, b, c, membermask, as the pseudo-code of §9.7.9.6 (an H200
 // agrees on every lane of the 100 (b, c) pairs per mode of tests/sem/warp_test.cpp); aux: mode
-// 0 up, 1 down, 2 bfly, 3 idx. A source lane that does not run the op supplies its register
-// as it stands (the ISA leaves that value undefined).
+// 0 up, 1 down, 2 bfly, 3 idx. A source lane that is not in the rendezvous supplies its
+// register a of this instruction as it stands (the ISA leaves that value undefined).
 void shfl(Warp& w, const Op& op, uint32_t m) {
-  if (!converge(w, membermask(w, op.args[4], m))) return;
-  uint32_t source[32];
-  for (int l = 0; l < 32; ++l) source[l] = w.get<uint32_t>(op.args[1], l);
-  for_lanes(m, [&](int lane) {
-    int bval = static_cast<int>(w.get<uint32_t>(op.args[2], lane) & 0x1f);
-    uint32_t c = w.get<uint32_t>(op.args[3], lane);
+  Rendezvous r;
+  if (!rendezvous(w, op, m, r)) return;
+  // Each lane's operands come from its own instruction; when that is `op` for every lane and
+  // they are registers or immediates, they are read for the whole warp at once.
+  uint32_t source[32], bs[32], cs[32];
+  if (r.lanes == m && exec::plain(op.args[1]) && exec::plain(op.args[2]) && exec::plain(op.args[3])) {
+    w.gather(op.args[1], source);
+    w.gather(op.args[2], bs);
+    w.gather(op.args[3], cs);
+  } else {
+    for (int l = 0; l < 32; ++l) source[l] = w.get<uint32_t>((r.op[l] ? r.op[l] : &op)->args[1], l);
+    for_lanes(r.lanes, [&](int l) {
+      bs[l] = w.get<uint32_t>(r.op[l]->args[2], l);
+      cs[l] = w.get<uint32_t>(r.op[l]->args[3], l);
+    });
+  }
+  for_lanes(r.lanes, [&](int lane) {
+    const Op& o = *r.op[lane];
+    int bval = static_cast<int>(bs[lane] & 0x1f);
+    uint32_t c = cs[lane];
     int cval = static_cast<int>(c & 0x1f), segmask = static_cast<int>((c >> 8) & 0x1f);
     int max_lane = (lane & segmask) | (cval & ~segmask), min_lane = lane & segmask;
     int j = 0;
     bool pval = false;
-    switch (op.aux) {
+    switch (o.aux) {
     case 0: j = lane - bval; pval = j >= max_lane; break;
     case 1: j = lane + bval; pval = j <= max_lane; break;
     case 2: j = lane ^ bval; pval = j <= max_lane; break;
     default: j = min_lane | (bval & ~segmask); pval = j <= max_lane; break;
     }
     if (!pval) j = lane;
-    set_pair(w, op.args[0], lane, source[j], pval);
+    set_pair(w, o.args[0], lane, source[j], pval);
   });
 }
 
 // vote.sync.mode d, p, membermask (§9.7.13.9); aux: 0 all, 1 any, 2 uni, 3 ballot.
 void vote(Warp& w, const Op& op, uint32_t m) {
-  if (!converge(w, membermask(w, op.args[2], m))) return;
+  Rendezvous r;
+  if (!rendezvous(w, op, m, r)) return;
   uint32_t ballot = 0;
-  for_lanes(m, [&](int l) {
-    if (w.pred(op.args[1], l)) ballot |= 1u << l;
+  for_lanes(r.lanes, [&](int l) {
+    if (w.pred(r.op[l]->args[1], l)) ballot |= 1u << l;
   });
-  for_lanes(m, [&](int l) {
-    uint32_t lanes = lane_members(w, op.args[2], l, m), b = ballot & lanes;
+  for_lanes(r.lanes, [&](int l) {
+    uint32_t lanes = r.members(l), b = ballot & lanes;
     bool all = b == lanes, any = b != 0, uni = all || !any;
-    if (op.aux == 3) w.set<uint32_t>(op.args[0], l, b);
-    else w.set_pred(op.args[0], l, op.aux == 0 ? all : op.aux == 1 ? any : uni);
+    const Arg& d = r.op[l]->args[0];
+    if (op.aux == 3) w.set<uint32_t>(d, l, b);
+    else w.set_pred(d, l, op.aux == 0 ? all : op.aux == 1 ? any : uni);
   });
 }
 
 // match.{any,all}.sync.type d[|p], a, membermask (§9.7.13.10); aux: 1 for .all.
 template <typename T>
 void match(Warp& w, const Op& op, uint32_t m) {
-  if (!converge(w, membermask(w, op.args[2], m))) return;
+  Rendezvous r;
+  if (!rendezvous(w, op, m, r)) return;
   T value[32] = {};
-  for_lanes(m, [&](int l) { value[l] = w.get<T>(op.args[1], l); });
-  for_lanes(m, [&](int l) {
-    uint32_t lanes = lane_members(w, op.args[2], l, m);
+  for_lanes(r.lanes, [&](int l) { value[l] = w.get<T>(r.op[l]->args[1], l); });
+  for_lanes(r.lanes, [&](int l) {
+    uint32_t lanes = r.members(l);
     uint32_t same = 0;
     for_lanes(lanes, [&](int k) {
       if (value[k] == value[l]) same |= 1u << k;
     });
-    if (op.aux == 0) set_pair(w, op.args[0], l, same, false);
-    else set_pair(w, op.args[0], l, same == lanes ? lanes : 0, same == lanes);
+    const Arg& d = r.op[l]->args[0];
+    if (op.aux == 0) set_pair(w, d, l, same, false);
+    else set_pair(w, d, l, same == lanes ? lanes : 0, same == lanes);
   });
 }
 
@@ -121,25 +215,28 @@ void activemask(Warp& w, const Op& op, uint32_t m) {
   for_lanes(m, [&](int l) { w.set<uint32_t>(op.args[0], l, w.group); });
 }
 
-// redux.sync.op.type d, a, membermask (§9.7.13.12) over the lanes of the mask that run it:
-// `fold(lanes)` gives the result every lane receives.
+// redux.sync.op.type d, a, membermask (§9.7.13.12) over the lanes of the mask in the
+// rendezvous: `fold(values, lanes)` gives the result every lane receives.
 template <typename T, typename F>
 void reduce(Warp& w, const Op& op, uint32_t m, F fold) {
-  if (!converge(w, membermask(w, op.args[2], m))) return;
+  Rendezvous r;
+  if (!rendezvous(w, op, m, r)) return;
+  T value[32] = {};
+  for_lanes(r.lanes, [&](int l) { value[l] = w.get<T>(r.op[l]->args[1], l); });
   uint32_t folded_lanes = 0;
-  T r{};
-  for_lanes(m, [&](int l) {
-    uint32_t lanes = lane_members(w, op.args[2], l, m);
-    if (lanes != folded_lanes || !folded_lanes) r = fold(lanes), folded_lanes = lanes;
-    w.set<T>(op.args[0], l, r);
+  T result{};
+  for_lanes(r.lanes, [&](int l) {
+    uint32_t lanes = r.members(l);
+    if (lanes != folded_lanes || !folded_lanes) result = fold(value, lanes), folded_lanes = lanes;
+    w.set<T>(r.op[l]->args[0], l, result);
   });
 }
 template <typename T, int kOp>  // 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor
 void redux(Warp& w, const Op& op, uint32_t m) {
-  reduce<T>(w, op, m, [&](uint32_t lanes) {
-    T acc = w.get<T>(op.args[1], std::countr_zero(lanes));
+  reduce<T>(w, op, m, [](const T* value, uint32_t lanes) {
+    T acc = value[std::countr_zero(lanes)];
     for_lanes(lanes & (lanes - 1), [&](int l) {
-      T x = w.get<T>(op.args[1], l);
+      T x = value[l];
       switch (kOp) {
       case 0: acc = static_cast<T>(acc + x); break;  // truncated to 32 bits
       case 1: acc = std::min(acc, x); break;
@@ -157,11 +254,11 @@ void redux(Warp& w, const Op& op, uint32_t m) {
 template <bool kMax, bool kAbs, bool kNaN>
 void redux_f32(Warp& w, const Op& op, uint32_t m) {
   constexpr uint32_t kCanonical = 0x7fffffffu;
-  reduce<uint32_t>(w, op, m, [&](uint32_t lanes) {
+  reduce<uint32_t>(w, op, m, [](const uint32_t* value, uint32_t lanes) {
     uint32_t acc = kCanonical;
     bool any_nan = false, have = false;
     for_lanes(lanes, [&](int l) {
-      uint32_t x = w.get<uint32_t>(op.args[1], l);
+      uint32_t x = value[l];
       if (kAbs) x &= 0x7fffffffu;
       float a = std::bit_cast<float>(acc), b = std::bit_cast<float>(x);
       if (std::isnan(b)) {
@@ -177,14 +274,15 @@ void redux_f32(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-// elect.sync d|p, membermask (§9.7.13.14): the lowest lane of the mask that runs the op leads,
-// as on an H200; the same mask elects the same leader every time.
+// elect.sync d|p, membermask (§9.7.13.14): the lowest lane of the mask in the rendezvous
+// leads, as on an H200; the same mask elects the same leader every time.
 void elect(Warp& w, const Op& op, uint32_t m) {
-  if (!converge(w, membermask(w, op.args[1], m))) return;
-  for_lanes(m, [&](int l) {
-    uint32_t lanes = lane_members(w, op.args[1], l, m);
+  Rendezvous r;
+  if (!rendezvous(w, op, m, r)) return;
+  for_lanes(r.lanes, [&](int l) {
+    uint32_t lanes = r.members(l);
     int leader = lanes ? std::countr_zero(lanes) : -1;
-    set_pair(w, op.args[0], l, static_cast<uint32_t>(leader), l == leader);
+    set_pair(w, r.op[l]->args[0], l, static_cast<uint32_t>(leader), l == leader);
   });
 }
 

@@ -485,12 +485,90 @@ TEST(Atomic, FaultsOnMisalignedAndWrongSpace) {
   }
 }
 
-TEST(Atomic, B128IsRejectedAtLoad) {
+// ---- .b128 (PTX 8.3, sm_90): exch and cas on 16 bytes; a .b128 register is {lo, hi} ----
+TEST(Atomic, B128CasCountsPairsAcrossHostThreads) {
+  // Every thread adds {1, 3} to a 128-bit pair with a cas loop (the halves start at
+  // {0xffffffffffffff00, 7}, so the low half carries into no other word: halves are separate
+  // 64-bit values). 8 CTAs x 64 threads on 4 host threads; one lane per warp at a time
+  // contends (the warp's lanes run in turn).
+  Harness h;
+  h.load(kernel_ptx(std::string(kGlobalTid) +
+                    ".reg .b128 %q<4>;\n"
+                    "ld.global.v2.u64 {%rd5, %rd6}, [%rd_out];\n"
+                    "RETRY:\nmov.b128 %q1, {%rd5, %rd6};\nadd.s64 %rd7, %rd5, 1;\nadd.s64 %rd8, %rd6, 3;\n"
+                    "mov.b128 %q2, {%rd7, %rd8};\n"
+                    "atom.global.acq_rel.gpu.cas.b128 %q0, [%rd_out], %q1, %q2;\n"
+                    "mov.b128 {%rd9, %rd10}, %q0;\n"
+                    "setp.ne.u64 %p1, %rd9, %rd5;\nsetp.ne.or.u64 %p1, %rd10, %rd6, %p1;\n"
+                    "mov.u64 %rd5, %rd9;\nmov.u64 %rd6, %rd10;\n@%p1 bra RETRY;\n"));
+  uint64_t out = h.buffer(std::vector<uint64_t>{0xffffffffffffff00ull, 7});
+  auto r = h.launch("k", {8}, {64}, {arg(out), arg(uint64_t{0})}, 4);
+  ASSERT_TRUE(r.ok) << r.error;
+  auto v = h.read<uint64_t>(out, 2);
+  EXPECT_EQ(v[0], 0xffffffffffffff00ull + 8 * 64);
+  EXPECT_EQ(v[1], 7u + 3 * 8 * 64);
+}
+
+TEST(Atomic, B128ExchangeIsAPermutation) {
+  // Each thread exchanges {t, ~t} into one location (generic address) and stores what it got:
+  // the values received plus the final one are the initial value and every thread's, once each.
+  Harness h;
+  h.load(kernel_ptx(std::string(kGlobalTid) +
+                    ".reg .b128 %q<2>;\ncvt.u64.u32 %rd5, %r4;\nnot.b64 %rd6, %rd5;\n"
+                    "mov.b128 %q1, {%rd5, %rd6};\natom.exch.b128 %q0, [%rd_in], %q1;\nmov.b128 {%rd7, %rd8}, %q0;\n"
+                    "mul.wide.u32 %rd9, %r4, 16;\nadd.s64 %rd10, %rd_out, %rd9;\n"
+                    "st.global.v2.u64 [%rd10], {%rd7, %rd8};\n"));
+  const uint32_t n = 4 * 96;
+  uint64_t out = h.buffer(std::vector<uint64_t>(2 * n, 0));
+  uint64_t loc = h.buffer(std::vector<uint64_t>{0x1234, 0x5678});
+  auto r = h.launch("k", {4}, {96}, {arg(out), arg(loc)}, 4);
+  ASSERT_TRUE(r.ok) << r.error;
+  auto v = h.read<uint64_t>(out, 2 * n);
+  auto last = h.read<uint64_t>(loc, 2);
+  std::vector<int> seen(n, 0);
+  int initial = 0;
+  auto count = [&](uint64_t lo, uint64_t hi) {
+    if (lo == 0x1234 && hi == 0x5678) return void(++initial);
+    ASSERT_LT(lo, n);
+    EXPECT_EQ(hi, ~lo);
+    ++seen[lo];
+  };
+  for (uint32_t t = 0; t < n; ++t) count(v[2 * t], v[2 * t + 1]);
+  count(last[0], last[1]);
+  EXPECT_EQ(initial, 1);
+  for (uint32_t t = 0; t < n; ++t) EXPECT_EQ(seen[t], 1) << t;
+}
+
+TEST(Atomic, B128SharedCasAndFaults) {
+  // Shared memory: a cas whose compare value differs leaves memory and returns it; a matching
+  // one stores c. Then: a 16-byte atomic at an 8-byte aligned address faults.
+  Harness h;
+  h.load(kernel_ptx(".shared .align 16 .b8 s[32];\n.reg .b128 %q<4>;\n"
+                    "mov.u64 %rd1, 11;\nmov.u64 %rd2, 22;\nst.shared.v2.u64 [s+16], {%rd1, %rd2};\n"
+                    "mov.b128 %q1, {%rd1, %rd1};\nmov.u64 %rd3, 33;\nmov.u64 %rd4, 44;\nmov.b128 %q2, {%rd3, %rd4};\n"
+                    "atom.shared.cas.b128 %q0, [s+16], %q1, %q2;\nmov.b128 {%rd5, %rd6}, %q0;\n"
+                    "mov.b128 %q1, {%rd1, %rd2};\natom.shared.cta.relaxed.cas.b128 %q3, [s+16], %q1, %q2;\n"
+                    "mov.b128 {%rd7, %rd8}, %q3;\nld.shared.v2.u64 {%rd9, %rd10}, [s+16];\n"
+                    "st.global.v2.u64 [%rd_out], {%rd5, %rd6};\nst.global.v2.u64 [%rd_out+16], {%rd7, %rd8};\n"
+                    "st.global.v2.u64 [%rd_out+32], {%rd9, %rd10};\n"));
+  uint64_t out = h.buffer(std::vector<uint64_t>(6, 0));
+  auto r = h.launch("k", {1}, {1}, {arg(out), arg(uint64_t{0})});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(h.read<uint64_t>(out, 6), (std::vector<uint64_t>{11, 22, 11, 22, 33, 44}));
+
+  Harness bad;
+  bad.load(kernel_ptx(".reg .b128 %q<3>;\natom.global.exch.b128 %q0, [%rd_out+8], %q1;"));
+  uint64_t buf = bad.buffer(std::vector<uint64_t>(4, 0));
+  auto f = bad.launch("k", {1}, {1}, {arg(buf), arg(uint64_t{0})});
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.error.find("misaligned 16-byte global"), std::string::npos) << f.error;
+}
+
+TEST(Atomic, B128OnlyExchAndCas) {
   Device dev;
   std::string diags;
-  auto m = dev.load_module(kernel_ptx(".reg .b128 %q<3>;\natom.global.cas.b128 %q0, [%rd_out], %q1, %q2;"), "t.ptx",
-                           &diags);
-  EXPECT_FALSE(m);
+  EXPECT_FALSE(dev.load_module(kernel_ptx(".reg .b128 %q<3>;\natom.global.add.b128 %q0, [%rd_out], %q1;"), "t.ptx",
+                               &diags));
   EXPECT_NE(diags.find("b128"), std::string::npos) << diags;
 }
 

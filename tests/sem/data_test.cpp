@@ -148,6 +148,54 @@ TEST(Data, DeviceFunctionParametersThroughRegisterAddresses) {
   EXPECT_EQ(h.read<uint32_t>(out, 1)[0], 42u);
 }
 
+TEST(Data, ParameterAddressesAndGenericAccess) {
+  // §5.1.6.1: mov of a kernel parameter gives its .param address; cvta.param (of a register or
+  // of var+imm) gives its generic address, cvta.to.param takes it back (§9.7.9.20). §5.1.6.4:
+  // in a device function, mov of a parameter (input, or return since PTX 6.0) gives a .local
+  // address; cvta.local (of a register or the variable) makes it generic.
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".func (.param .b32 r) f(.param .b32 a, .param .align 8 .b8 s[16])\n{\n.reg .b32 %x<4>;\n.reg .b64 %q<8>;\n"
+         "mov.u64 %q1, s;\ncvta.local.u64 %q2, %q1;\nld.u32 %x1, [%q2+8];\n"
+         "cvta.local.u64 %q3, a;\nld.u32 %x2, [%q3];\nadd.s32 %x3, %x1, %x2;\n"
+         "mov.u64 %q4, r;\ncvta.local.u64 %q5, %q4;\nst.u32 [%q5], %x3;\nret;\n}\n"
+         ".visible .entry k(.param .u64 out, .param .align 8 .b8 blob[16])\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+         ".reg .pred %p<2>;\nld.param.u64 %rd1, [out];\n"
+         "cvta.param.u64 %rd2, blob+4;\nld.u32 %r1, [%rd2];\ncvta.to.param.u64 %rd3, %rd2;\nld.param.u32 %r2, [%rd3+4];\n"
+         "isspacep.param %p1, %rd2;\nselp.u32 %r4, 1, 0, %p1;\n"
+         "{\n.param .b32 pa;\n.param .align 8 .b8 ps[16];\n.param .b32 pr;\nst.param.b32 [pa], 5;\n"
+         "st.param.v2.u32 [ps+8], {1000, 0};\ncall (pr), f, (pa, ps);\nld.param.b32 %r3, [pr];\n}\n"
+         "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\nret;\n}\n");
+  uint64_t out = h.buffer(std::vector<uint32_t>(4, 0));
+  std::vector<uint8_t> blob(16);
+  for (int i = 0; i < 16; ++i) blob[static_cast<size_t>(i)] = static_cast<uint8_t>(0xa0 + i);
+  KernelArg b;
+  b.bytes = blob;
+  auto r = h.launch("k", {1}, {1}, {arg(out), b});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(h.read<uint32_t>(out, 4), (std::vector<uint32_t>{0xa7a6a5a4u, 0xabaaa9a8u, 1005, 1}));
+}
+
+TEST(Data, ParameterAddressMisuseIsReported) {
+  // "For .param{::entry}, operand a must be a kernel parameter address, otherwise the behavior
+  // is undefined" (§9.7.9.20): a device function's parameter (a .local variable, §5.1.6.4) is
+  // rejected at load; a register address past the kernel's parameters is reported at run time.
+  Device dev;
+  std::string diags;
+  EXPECT_FALSE(dev.load_module(".version 8.7\n.target sm_90\n.address_size 64\n"
+                               ".func f(.param .b32 a)\n{\n.reg .b64 %q<2>;\ncvta.param.u64 %q1, a;\nret;\n}\n",
+                               "t.ptx", &diags));
+  EXPECT_NE(diags.find("device function's parameter is .local"), std::string::npos) << diags;
+  // §5.1.6.4: the address of a locally scoped .param variable cannot be taken with mov.
+  EXPECT_FALSE(dev.load_module(kernel_ptx("{\n.param .b32 pa;\nmov.u64 %rd1, pa;\n}"), "t.ptx", &diags));
+  EXPECT_NE(diags.find("declared in a body, cannot be taken"), std::string::npos) << diags;
+  Harness h;
+  h.load(kernel_ptx("mov.u64 %rd1, 4096;\ncvta.param.u64 %rd2, %rd1;"));
+  auto r = h.launch("k", {1}, {1}, {arg(uint64_t{0}), arg(uint64_t{0})});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("not a kernel parameter address"), std::string::npos) << r.error;
+}
+
 TEST(Data, MovForms) {
   std::string body =
       "mov.u32 %r10, 0x89abcdef;\nmov.u32 %r11, 0x01234567;\nmov.b64 %rd1, {%r10, %r11};\n"

@@ -46,6 +46,30 @@ TEST(Stack, AllocaSaveRestorePerThread) {
   }
 }
 
+TEST(Stack, AllocaReleasedWhenTheFunctionReturns) {
+  // §9.7.17.3: alloca memory "is automatically deallocated when the function exits". f allocates
+  // 64 bytes and returns the pointer; after the call the caller's stack pointer is where it was,
+  // and an access through the returned pointer is out of bounds.
+  const std::string ptx =
+      ".version 8.7\n.target sm_90\n.address_size 64\n"
+      ".func (.param .u64 r) f()\n{\n.reg .b64 %rd<4>;\nalloca.u64 %rd1, 64;\nst.local.u32 [%rd1], 7;\n"
+      "st.param.u64 [r], %rd1;\nret;\n}\n"
+      ".visible .entry k(.param .u64 out, .param .u32 touch)\n{\n.reg .b64 %rd<8>;\n.reg .b32 %r<4>;\n"
+      ".reg .pred %p<2>;\nld.param.u64 %rd1, [out];\nld.param.u32 %r1, [touch];\n"
+      "stacksave.u64 %rd2;\n{\n.param .u64 ret0;\ncall (ret0), f, ();\nld.param.u64 %rd3, [ret0];\n}\n"
+      "stacksave.u64 %rd4;\nsub.s64 %rd5, %rd4, %rd2;\nst.global.u64 [%rd1], %rd5;\n"
+      "setp.ne.u32 %p1, %r1, 0;\n@%p1 ld.local.u32 %r2, [%rd3];\nret;\n}\n";
+  Harness h;
+  h.load(ptx);
+  uint64_t out = h.buffer(std::vector<uint64_t>(1, 99));
+  auto r = h.launch("k", {1}, {1}, {arg(out), arg(uint32_t{0})});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(h.read<uint64_t>(out, 1)[0], 0u);  // the stack pointer is back
+  auto bad = h.launch("k", {1}, {1}, {arg(out), arg(uint32_t{1})});
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.error.find("out-of-bounds 4-byte local"), std::string::npos) << bad.error;
+}
+
 TEST(Stack, MisuseFaults) {
   struct Case {
     const char* body;

@@ -1,4 +1,5 @@
-// CTA barriers and memory ordering (PTX §9.7.13.1, §9.7.13.4) and the §9.7.19 miscellany
+// CTA barriers and memory ordering (PTX §9.7.13.1, §9.7.13.4), griddepcontrol (§9.7.13.13) and
+// the §9.7.19 miscellany
 // (brkpt, nanosleep, pmevent, trap), 001_23fdd5978b24a3ed.txt.
 #include <gtest/gtest.h>
 
@@ -96,6 +97,20 @@ TEST(Sync, BrkptAndTrapStopTheLaunch) {
     EXPECT_NE(r.error.find(expect), std::string::npos) << r.error;
     EXPECT_NE(r.error.find("lane 5"), std::string::npos) << r.error;
   }
+}
+
+// griddepcontrol (§9.7.13.13) across two dependent launches: the second's .wait sees every store
+// of the first, which signalled .launch_dependents before its last store.
+TEST(Sync, GriddepcontrolOrdersDependentLaunches) {
+  Harness h;
+  h.load(kernel_ptx(std::string(kTid) +
+                    "griddepcontrol.wait;\nld.global.u32 %r5, [%rd2];\nadd.u32 %r5, %r5, %r4;\n"
+                    "griddepcontrol.launch_dependents;\nst.global.u32 [%rd2], %r5;\n"));
+  uint64_t out = h.buffer(std::vector<uint32_t>(4 * 256, 1));
+  for (int launch = 0; launch < 2; ++launch)
+    ASSERT_TRUE(h.launch("k", {4}, {64}, {arg(out), arg(uint64_t{0})}).ok);
+  std::vector<uint32_t> got = h.read<uint32_t>(out, 4 * 256);
+  for (uint32_t t = 0; t < 256; ++t) EXPECT_EQ(got[t * 4], 1 + 2 * t) << t;
 }
 
 }  // namespace

@@ -229,5 +229,122 @@ TEST(Warp, BarWarpSyncWaitsForDivergentLanes) {
   for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(v[l * 2], 31 - l);
 }
 
+// Runs `body` after kPrologue on one warp of 32 threads; returns the launch result and out[0..63].
+std::pair<LaunchResult, std::vector<uint32_t>> run_warp(const std::string& body) {
+  Harness h;
+  h.load(kernel_ptx(std::string(kPrologue) + body));
+  uint64_t out = h.buffer(std::vector<uint32_t>(64, 0)), din = h.buffer(std::vector<uint32_t>(2, 0));
+  auto r = h.launch("k", {1}, {32}, {arg(out), arg(din)});
+  return {r, h.read<uint32_t>(out, 64)};
+}
+
+// Even lanes wait in a loop; odd lanes go first. Each arm then runs its own instruction of one
+// kind with the full mask (%p1: even lane).
+const char* kArms = "and.b32 %r9, %r8, 1;\nsetp.eq.u32 %p1, %r9, 0;\n@!%p1 bra ODD;\n"
+                    "mov.u32 %r20, 0;\nLOOP:\nadd.s32 %r20, %r20, 1;\nsetp.lt.u32 %p2, %r20, 50;\n@%p2 bra LOOP;\n";
+
+TEST(Warp, ShflRendezvousAcrossBranches) {
+  // §9.7.9.6 (sm_70+): the lanes of the mask wait for each other at shfl.sync of the same
+  // qualifiers, not the same instruction. Each lane reads lane (l+1)%32, receiving the value
+  // that lane supplied to its own shfl: even lanes supply 10*l, odd lanes 100*l+1.
+  auto [r, v] = run_warp(std::string(kArms) +
+                         "mul.lo.u32 %r10, %r8, 10;\nadd.u32 %r11, %r8, 1;\n"
+                         "shfl.sync.idx.b32 %r12|%p3, %r10, %r11, 0x1f, 0xffffffff;\nbra JOIN;\n"
+                         "ODD:\nmad.lo.u32 %r13, %r8, 100, 1;\nadd.u32 %r14, %r8, 1;\n"
+                         "shfl.sync.idx.b32 %r12|%p3, %r13, %r14, 0x1f, 0xffffffff;\n"
+                         "JOIN:\nselp.u32 %r15, 1, 0, %p3;\nst.global.v2.u32 [%rd2], {%r12, %r15};\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t l = 0; l < 32; ++l) {
+    uint32_t src = (l + 1) % 32;
+    EXPECT_EQ(v[l * 2], src % 2 == 0 ? src * 10 : src * 100 + 1) << l;
+    EXPECT_EQ(v[l * 2 + 1], 1u) << l;
+  }
+}
+
+TEST(Warp, VoteReduxRendezvousAcrossBranches) {
+  // Both arms: ballot of p and redux.add of a value. Even lanes: p true, value l; odd lanes:
+  // p = (l % 4 == 1), value 1000.
+  auto [r, v] = run_warp(std::string(kArms) +
+                         "setp.eq.u32 %p4, %r9, 0;\nvote.sync.ballot.b32 %r10, %p4, 0xffffffff;\n"
+                         "redux.sync.add.u32 %r11, %r8, 0xffffffff;\nbra JOIN;\n"
+                         "ODD:\nand.b32 %r14, %r8, 3;\nsetp.eq.u32 %p6, %r14, 1;\nmov.u32 %r15, 1000;\n"
+                         "vote.sync.ballot.b32 %r10, %p6, 0xffffffff;\nredux.sync.add.u32 %r11, %r15, 0xffffffff;\n"
+                         "JOIN:\nst.global.v2.u32 [%rd2], {%r10, %r11};\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  uint32_t ballot = 0, sum = 0;
+  for (uint32_t l = 0; l < 32; ++l) {
+    if (l % 2 == 0 || l % 4 == 1) ballot |= 1u << l;
+    sum += l % 2 == 0 ? l : 1000;
+  }
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(v[l * 2], ballot) << l;
+    EXPECT_EQ(v[l * 2 + 1], sum) << l;
+  }
+}
+
+TEST(Warp, MatchAndElectResultsAcrossBranches) {
+  // match.any: even lanes supply l, odd lanes 1000 (all odd lanes match); elect: lane 0 leads
+  // both arms. Stored: {match, leader << 1 | is_leader}.
+  auto [r, v] = run_warp(std::string(kArms) +
+                         "match.any.sync.b32 %r12, %r8, 0xffffffff;\nelect.sync %r13|%p5, 0xffffffff;\nbra JOIN;\n"
+                         "ODD:\nmov.u32 %r15, 1000;\nmatch.any.sync.b32 %r12, %r15, 0xffffffff;\n"
+                         "elect.sync %r13|%p5, 0xffffffff;\n"
+                         "JOIN:\nselp.u32 %r16, 1, 0, %p5;\nshl.b32 %r13, %r13, 1;\nor.b32 %r13, %r13, %r16;\n"
+                         "st.global.v2.u32 [%rd2], {%r12, %r13};\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(v[l * 2], l % 2 == 0 ? 1u << l : 0xaaaaaaaau) << l;
+    EXPECT_EQ(v[l * 2 + 1], l == 0 ? 1u : 0u) << l;
+  }
+}
+
+TEST(Warp, RendezvousSkipsExitedLanes) {
+  // Lanes 24..31 exit; the others shuffle in two arms with the full mask (§9.7.9.6 waits for
+  // the non-exited threads only). bfly 1 stays within the live lanes.
+  auto [r, v] = run_warp("setp.ge.u32 %p7, %r8, 24;\n@%p7 exit;\n" + std::string(kArms) +
+                         "shfl.sync.bfly.b32 %r12, %r8, 1, 0x1f, 0xffffffff;\nbra JOIN;\n"
+                         "ODD:\nadd.u32 %r13, %r8, 500;\nshfl.sync.bfly.b32 %r12, %r13, 1, 0x1f, 0xffffffff;\n"
+                         "JOIN:\nst.global.u32 [%rd2], %r12;\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t l = 0; l < 32; ++l) {
+    uint32_t src = l ^ 1;
+    EXPECT_EQ(v[l * 2], l >= 24 ? 0u : src % 2 == 0 ? src : src + 500) << l;
+  }
+}
+
+TEST(Warp, RendezvousOfDifferentKindsIsReported) {
+  // Even lanes at shfl.sync, odd lanes at vote.sync, each mask naming the other: undefined
+  // (§9.7.13: the same qualifiers are required), reported rather than deadlocked.
+  auto [r, v] = run_warp(std::string(kArms) +
+                         "shfl.sync.idx.b32 %r12, %r8, 0, 0x1f, 0xffffffff;\nbra JOIN;\n"
+                         "ODD:\nvote.sync.ballot.b32 %r12, %p1, 0xffffffff;\nJOIN:\n");
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("different kinds or qualifiers"), std::string::npos) << r.error;
+  // Different qualifiers of one instruction are different kinds too.
+  auto [r2, v2] = run_warp(std::string(kArms) +
+                           "shfl.sync.idx.b32 %r12, %r8, 0, 0x1f, 0xffffffff;\nbra JOIN;\n"
+                           "ODD:\nshfl.sync.up.b32 %r12, %r8, 1, 0, 0xffffffff;\nJOIN:\n");
+  ASSERT_FALSE(r2.ok);
+  EXPECT_NE(r2.error.find("different kinds or qualifiers"), std::string::npos) << r2.error;
+}
+
+TEST(Warp, LaneOutsideItsMembermaskIsReported) {
+  // "The behavior is undefined if the executing thread is not in the membermask" (§9.7.13.9).
+  auto [r, v] = run_warp("vote.sync.ballot.b32 %r12, %p1, 0xfffffffe;\n");
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("lane 0 is not in its membermask 0xfffffffe"), std::string::npos) << r.error;
+}
+
+TEST(Warp, ShflRendezvousWithLanesArrivingLaterAtTheSameInstruction) {
+  // Lanes 0..15 reach the shfl first and park; lanes 16..31 arrive at the same instruction after
+  // a loop. They exchange across the halves (bfly 16).
+  auto [r, v] = run_warp("setp.lt.u32 %p1, %r8, 16;\n@%p1 bra SHFL;\nmov.u32 %r20, 0;\nLOOP:\n"
+                         "add.s32 %r20, %r20, 1;\nsetp.lt.u32 %p2, %r20, 20;\n@%p2 bra LOOP;\n"
+                         "SHFL:\nmul.lo.u32 %r10, %r8, 3;\nshfl.sync.bfly.b32 %r12, %r10, 16, 0x1f, 0xffffffff;\n"
+                         "st.global.u32 [%rd2], %r12;\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(v[l * 2], (l ^ 16) * 3) << l;
+}
+
 }  // namespace
 }  // namespace ptxvm::test
