@@ -247,9 +247,7 @@ Term decode_for_hmma(Type t, uint64_t bits, int emin) {
 }
 
 // One element of D from decoded operands: at[0..k) a row of A, bt[0..k) a column of B.
-// `specials`: whether at/bt may hold Inf or NaN (gemm knows the tile has none, and skips them).
-uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const Term* bt, const Term& ct,
-                  bool specials = true) {
+uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const Term* bt, const Term& ct) {
   const Format& out = format_of(cls.d);
   if (rc.path == Path::FfmaChain || rc.path == Path::FfmaPairs) {
     // f16 m8n8k4 as ptxas emulates it: f32 FMUL/FFMA/FADD, each IEEE, rounding to nearest even.
@@ -284,7 +282,7 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
       Special block;
       for (unsigned k = k0; k < k0 + rc.block && k < cls.k; ++k) {
         ps.push_back(product(k));
-        if (specials) block.product(at[k], bt[k]);
+        block.product(at[k], bt[k]);
       }
       block.addend(acc);
       bits = block.any() ? block.bits(out) : hmma_block(ps, acc, acc_emin, out, r);
@@ -407,6 +405,85 @@ uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b
   return s.round(out, cls.d == Type::F64 ? cls.rnd : Round::RN);
 }
 
+// The common case of gemm: one HMMA block per element (the whole K). The same arithmetic as
+// hmma_block, on operand arrays laid out for a tight, branch-free k loop: significands,
+// exponents and nominal exponents (a zero's nominal is far below any real one, so it never sets
+// the alignment). Returns false, computing nothing, when A or B holds an Inf or NaN.
+bool hmma_tile(const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a, const uint64_t* b,
+               const uint64_t* c, uint64_t* d) {
+  constexpr int kZeroNominal = -(1 << 20);
+  const int emin = hmma_input_emin(cls);
+  struct Operand {
+    std::vector<uint64_t> sig;
+    std::vector<int32_t> exp, nom;
+    std::vector<uint8_t> neg;
+    bool load(Type t, const uint64_t* bits, size_t n, int emin) {  // false: an Inf or NaN
+      sig.resize(n), exp.resize(n), nom.resize(n), neg.resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        const Term x = decode(t, bits[i]);
+        if (x.cls == Class::Inf || x.cls == Class::NaN) return false;
+        const bool nz = x.cls != Class::Zero;
+        sig[i] = nz ? x.sig : 0;
+        exp[i] = x.exp;
+        nom[i] = nz ? nominal(x.sig, x.exp, emin) : kZeroNominal;
+        neg[i] = x.negative;
+      }
+      return true;
+    }
+  };
+  thread_local Operand A, B;
+  const unsigned k = cls.k;
+  if (!A.load(cls.a, a, size_t{rows} * k, emin) || !B.load(cls.b, b, size_t{cols} * k, emin)) return false;
+  const Format& out = format_of(cls.d);
+  const Format& cf = format_of(cls.c);
+  const int c_emin = 1 - cf.bias;
+  const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
+  for (unsigned i = 0; i < rows; ++i) {
+    const uint64_t* as = &A.sig[size_t{i} * k];
+    const int32_t *ae = &A.exp[size_t{i} * k], *an = &A.nom[size_t{i} * k];
+    const uint8_t* ag = &A.neg[size_t{i} * k];
+    for (unsigned j = 0; j < cols; ++j) {
+      const uint64_t* bs = &B.sig[size_t{j} * k];
+      const int32_t *be = &B.exp[size_t{j} * k], *bn = &B.nom[size_t{j} * k];
+      const uint8_t* bg = &B.neg[size_t{j} * k];
+      const Term ct = decode(cls.c, c[i * cols + j]);
+      if (ct.cls == Class::Inf || ct.cls == Class::NaN) {
+        d[i * cols + j] = Special{ct.cls == Class::NaN, true, ct.negative}.bits(out);
+        continue;
+      }
+      const bool c_nz = ct.cls != Class::Zero;
+      int emax = c_nz ? nominal(ct.sig, ct.exp, c_emin) : kZeroNominal;
+      for (unsigned kk = 0; kk < k; ++kk) emax = std::max(emax, an[kk] + bn[kk]);
+      if (emax <= kZeroNominal / 2) {  // only zeros: +0 (hmma_block)
+        d[i * cols + j] = 0;
+        continue;
+      }
+      const int q = emax - kHmmaFractionBits;
+      int64_t sum = 0;
+      for (unsigned kk = 0; kk < k; ++kk) {  // as hmma_block's `truncated`, without branches
+        const unsigned shift = static_cast<unsigned>(q + 39 - ae[kk] - be[kk]);
+        const uint64_t keep = -static_cast<uint64_t>(shift < 64);
+        const int64_t v = static_cast<int64_t>((((as[kk] * bs[kk]) << 39) >> (shift & 63)) & keep);
+        const int64_t negate = -static_cast<int64_t>(ag[kk] ^ bg[kk]);  // 0 or -1
+        sum += (v ^ negate) - negate;
+      }
+      if (c_nz) {
+        const unsigned shift = static_cast<unsigned>(q + 39 - ct.exp);
+        const int64_t v = shift >= 64 ? 0 : static_cast<int64_t>((ct.sig << 39) >> shift);
+        sum += ct.negative ? -v : v;
+      }
+      if (sum == 0) {
+        d[i * cols + j] = 0;
+        continue;
+      }
+      const bool neg = sum < 0;
+      const numeric::Encoded e = numeric::encode_magnitude(out, neg, static_cast<uint64_t>(neg ? -sum : sum), q, r);
+      d[i * cols + j] = e.overflow ? infinity(out, neg) : (neg ? out.sign_bit() : 0) | e.code;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
@@ -425,19 +502,18 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
     return;
   }
   // Sm90 HMMA paths: each element of A and B decoded once for the whole tile.
+  const Recipe rc = recipe(cls);
+  if (rc.path == Path::Hmma && rc.block == k && hmma_tile(cls, rows, cols, a, b, c, d)) return;
   thread_local std::vector<Term> at, bt;
   at.resize(size_t{rows} * k);
   bt.resize(size_t{cols} * k);
   const int emin = hmma_input_emin(cls), c_emin = 1 - format_of(cls.c).bias;
-  bool specials = false;
-  auto special = [](const Term& t) { return t.cls == Class::Inf || t.cls == Class::NaN; };
-  for (size_t i = 0; i < at.size(); ++i) specials |= special(at[i] = decode_for_hmma(cls.a, a[i], emin));
-  for (size_t i = 0; i < bt.size(); ++i) specials |= special(bt[i] = decode_for_hmma(cls.b, b[i], emin));
-  const Recipe rc = recipe(cls);
+  for (size_t i = 0; i < at.size(); ++i) at[i] = decode_for_hmma(cls.a, a[i], emin);
+  for (size_t i = 0; i < bt.size(); ++i) bt[i] = decode_for_hmma(cls.b, b[i], emin);
   for (unsigned i = 0; i < rows; ++i)
     for (unsigned j = 0; j < cols; ++j)
       d[i * cols + j] = sm90_dot(cls, rc, &at[size_t{i} * k], &bt[size_t{j} * k],
-                                 decode_for_hmma(cls.c, c[i * cols + j], c_emin), specials);
+                                 decode_for_hmma(cls.c, c[i * cols + j], c_emin));
 }
 
 int32_t dot_int(Type a, Type b, unsigned k, const uint64_t* av, const uint64_t* bv, int32_t c,
