@@ -136,7 +136,9 @@ int run(const fs::path& manifest_path, fs::path out_dir) {
       if (a.contains("output")) outputs.push_back({addr, std::move(arr), a["output"].get<std::string>()});
       continue;
     }
-    const auto& [key, v] = *a.items().begin();
+    const auto first = a.begin();  // (not items(): its proxy dies before the key is read)
+    const std::string key = first.key();
+    const json& v = first.value();
     if (key == "u8") args.push_back(number<uint8_t>(v, key));
     else if (key == "s8") args.push_back(number<int8_t>(v, key));
     else if (key == "u16") args.push_back(number<uint16_t>(v, key));
