@@ -54,6 +54,21 @@ DONE:
   st.global.u32 [%rd1+12], %r3;
   ret;
 }
+.visible .entry mma(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  mov.b32 %r2, 0x08000800;  // f16 pairs of 2^-13: every product 2^-26
+  mov.f32 %f1, 0f3F800000;  // C = 1
+  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f4, %f5, %f6, %f7}, {%r2, %r2}, {%r2}, {%f1, %f1, %f1, %f1};
+  st.global.f32 [%rd3], %f4;
+  ret;
+}
 """
 
 
@@ -92,7 +107,23 @@ def test_out_dir_and_byte_arguments(tmp):
     assert list(o) == [0x0D0C0B0A, 0x04030201, 0x3C00, 0xFFFFFFFE]
 
 
+@pytest.mark.parametrize("model,bits", [(None, 0x3F800000), ("sm90", 0x3F800000), ("exact", 0x3F800001)])
+def test_tensor_core_model(tmp, model, bits):
+    # 1 + 8 * 2^-26: an H100 truncates each product 25 bits below C's exponent (to 0), the exact
+    # model sums them (1 + 2^-23, representable).
+    np.save(tmp / "d.npy", np.zeros(32, np.uint32))
+    manifest = {"ptx": "k.ptx", "kernel": "mma", "grid": [1], "block": [32],
+                "args": [{"buffer": "d.npy", "output": "d.npy"}]}
+    if model:
+        manifest["model"] = model
+    r = run(tmp, manifest)
+    assert r.returncode == 0, r.stderr
+    assert list(np.load(tmp / "out" / "d.npy")) == [bits] * 32
+
+
 @pytest.mark.parametrize("manifest,message", [
+    ({"ptx": "k.ptx", "kernel": "mma", "grid": [1], "block": [32], "model": "sm80",
+      "args": [{"u64": 0}]}, "'model' must be"),
     ({"kernel": "scale", "grid": [1], "block": [1]}, "missing 'ptx'"),
     ({"ptx": "k.ptx", "kernel": "scale", "grid": [0], "block": [1]}, "'grid' must be an array"),
     ({"ptx": "k.ptx", "kernel": "nope", "grid": [1], "block": [1]}, "no kernel named 'nope'"),

@@ -113,10 +113,10 @@ int run(const fs::path& manifest_path, fs::path out_dir) {
   if (m.contains("threads")) cfg.threads = m["threads"].get<unsigned>();
   if (m.contains("cooperative")) cfg.cooperative = m["cooperative"].get<bool>();
   if (m.contains("timeout_s")) cfg.watchdog_seconds = m["timeout_s"].get<double>();
-  if (m.contains("tensor_model")) {
-    if (m["tensor_model"] != "sm90" && m["tensor_model"] != "exact")
-      throw Invalid("'tensor_model' must be \"sm90\" or \"exact\"");
-    cfg.tensor_model = m["tensor_model"] == "exact" ? TensorModel::Exact : TensorModel::Sm90;
+  if (m.contains("model")) {  // the tensor-core arithmetic model
+    if (m["model"] != "sm90" && m["model"] != "exact")
+      throw Invalid("'model' must be \"sm90\" or \"exact\"");
+    cfg.tensor_model = m["model"] == "exact" ? TensorModel::Exact : TensorModel::Sm90;
   }
 
   std::vector<KernelArg> args;
