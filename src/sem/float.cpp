@@ -14,6 +14,7 @@
 
 #include "exec/warp.h"
 #include "numeric/cvt_float.h"
+#include "numeric/sfu.h"
 #include "sem/dispatch.h"
 #include "sem/fp.h"
 #include "sem/registry.h"
@@ -334,12 +335,22 @@ double turns(float x) {
   return 2 * M_PI * static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(t)));
 }
 
+// rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots) come from the H200's
+// special-function unit tables (numeric/sfu.h), bit for bit; the rest in double arithmetic.
 float approx(Fn fn, float x) {
   const double d = x;
+  const uint32_t bits = std::bit_cast<uint32_t>(x);
+  const bool table = std::isfinite(x) && x != 0 && (fn == Fn::Rcp || x > 0);
   switch (fn) {
-    case Fn::Rcp: return static_cast<float>(1.0 / d);
-    case Fn::Sqrt: return static_cast<float>(std::sqrt(d));
-    case Fn::Rsqrt: return static_cast<float>(1.0 / std::sqrt(d));
+    case Fn::Rcp:
+      if (table) return std::bit_cast<float>((bits & 0x80000000u) | numeric::sfu_approx(numeric::SfuFn::Rcp, bits & 0x7fffffffu));
+      return static_cast<float>(1.0 / d);
+    case Fn::Sqrt:
+      if (table) return std::bit_cast<float>(numeric::sfu_approx(numeric::SfuFn::Sqrt, bits));
+      return static_cast<float>(std::sqrt(d));
+    case Fn::Rsqrt:
+      if (table) return std::bit_cast<float>(numeric::sfu_approx(numeric::SfuFn::Rsqrt, bits));
+      return static_cast<float>(1.0 / std::sqrt(d));
     case Fn::Sin: return static_cast<float>(std::sin(turns(x)));
     case Fn::Cos: return static_cast<float>(std::cos(turns(x)));
     case Fn::Lg2: return static_cast<float>(std::log2(d));

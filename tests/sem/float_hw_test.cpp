@@ -1,8 +1,9 @@
 // Replays the floating-point vectors recorded on an H200 (sm_90) by tests/hw/float/record_float.cu:
 // operands are regenerated from the same seeds (inputs.h), each recorded instruction text runs
 // through ptxvm over all of them in one launch, and the results must equal the GPU's bit for
-// bit. The .approx forms must stay within their ISA error bound of the GPU's result (the GPU is
-// itself within that bound of the exact value); their bit-match rate is printed.
+// bit. The .approx forms not yet modelled bit for bit must stay within their ISA error bound of
+// the GPU's result (the GPU is itself within that bound of the exact value); their bit-match rate
+// is printed.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -130,7 +131,12 @@ Bound bound_of(const std::string& insn, double x) {
   return {0, 0};
 }
 
+// The .approx forms ptxvm reproduces bit for bit (the special-function unit's tables,
+// src/numeric/sfu.h) are held to the GPU's bits like every IEEE form.
 bool is_approx(const std::string& insn) {
+  for (const char* exact : {"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32", "sqrt.approx.ftz.f32",
+                            "rsqrt.approx.f32", "rsqrt.approx.ftz.f32", "div.approx.ftz.f32"})
+    if (insn == exact) return false;
   return insn.find(".approx") != std::string::npos || insn.find(".full") != std::string::npos;
 }
 

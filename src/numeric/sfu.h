@@ -1,0 +1,21 @@
+// The H200's special-function unit for rcp, rsqrt and sqrt .approx on f32 (PTX §9.7.3.13,
+// §9.7.3.15, §9.7.3.16; 001_23fdd5978b24a3ed.txt), bit for bit. Its result's mantissa depends on
+// the input's mantissa only (rsqrt and sqrt: and the exponent's parity), and the exponent is
+// exact (tests/hw/sfu/README.md). So one table per function and parity, recorded on an H200 over
+// every mantissa as deltas from a reference (sfu_reference.h), gives every result: the tables
+// live in sfu/*.delta.xz, embedded in the library and decompressed on first use.
+#pragma once
+
+#include <cstdint>
+
+#include "numeric/sfu_reference.h"
+
+namespace ptxvm::numeric {
+
+// fn(x) for a finite, non-zero x (normal or subnormal; for rsqrt and sqrt positive) as the unit
+// computes it: f32 bits, with results beyond the normal range as the non-.ftz forms give them
+// (above: +Inf; below: rounded to nearest even into the subnormals). Signs, zeros, infinities,
+// NaN and .ftz flushing are the caller's.
+uint32_t sfu_approx(SfuFn fn, uint32_t x_bits);
+
+}  // namespace ptxvm::numeric

@@ -1,0 +1,61 @@
+// Records the H200's rcp/rsqrt/sqrt .approx.ftz.f32 over every mantissa: rcp at exponent 0,
+// rsqrt and sqrt at exponents 0 and 1 (their results depend on the mantissa and the exponent's
+// parity only: README.md). Each table is stored as int8 deltas, in units of the result's last
+// bit, from a reference every host computes identically: the f64 result (1/x, 1/sqrt(x),
+// sqrt(x)) converted to f32 with rounding to nearest even.
+//
+//   nvcc -O2 -arch=sm_90 -o record_sfu record_sfu.cu && ./record_sfu out/ && xz -9 out/*.delta
+//   (then copy out/*.delta.xz to src/numeric/sfu/, where the library embeds them)
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "../../../src/numeric/sfu_reference.h"
+
+#define F(name, insn)                                                       \
+  __global__ void name(const float* x, float* y, int n) {                  \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                          \
+    if (i < n) {                                                            \
+      float r;                                                              \
+      asm(insn " %0, %1;" : "=f"(r) : "f"(x[i]));                           \
+      y[i] = r;                                                             \
+    }                                                                       \
+  }
+F(k_rcp, "rcp.approx.ftz.f32")
+F(k_rsqrt, "rsqrt.approx.ftz.f32")
+F(k_sqrt, "sqrt.approx.ftz.f32")
+
+int main(int argc, char** argv) {
+  const int n = 1 << 23;
+  struct Table { const char* name; void (*k)(const float*, float*, int); int exponent; ptxvm::numeric::SfuFn fn; };
+  const Table tables[] = {{"rcp_e0", k_rcp, 0, ptxvm::numeric::SfuFn::Rcp},
+                          {"rsqrt_e0", k_rsqrt, 0, ptxvm::numeric::SfuFn::Rsqrt},
+                          {"rsqrt_e1", k_rsqrt, 1, ptxvm::numeric::SfuFn::Rsqrt},
+                          {"sqrt_e0", k_sqrt, 0, ptxvm::numeric::SfuFn::Sqrt},
+                          {"sqrt_e1", k_sqrt, 1, ptxvm::numeric::SfuFn::Sqrt}};
+  std::vector<uint32_t> x(n), y(n);
+  float *dx, *dy;
+  cudaMalloc(&dx, 4ull * n);
+  cudaMalloc(&dy, 4ull * n);
+  for (const Table& t : tables) {
+    for (int m = 0; m < n; ++m) x[m] = (uint32_t(127 + t.exponent) << 23) | m;
+    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
+    t.k<<<n / 256, 256>>>(dx, dy, n);
+    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    std::vector<int8_t> delta(n);
+    for (int m = 0; m < n; ++m) {
+      const int64_t d = int64_t(y[m]) - int64_t(ptxvm::numeric::sfu_reference(t.fn, x[m]));
+      if (d < -127 || d > 127) { std::fprintf(stderr, "%s: delta %lld at %d\n", t.name, (long long)d, m); return 1; }
+      delta[m] = int8_t(d);
+    }
+    char path[256];
+    std::snprintf(path, sizeof path, "%s/%s.delta", argc > 1 ? argv[1] : ".", t.name);
+    FILE* o = std::fopen(path, "wb");
+    std::fwrite(delta.data(), 1, n, o);
+    std::fclose(o);
+  }
+  std::printf("recorded %zu tables\n", sizeof tables / sizeof tables[0]);
+  return 0;
+}
