@@ -3,6 +3,8 @@
 #include <lzma.h>
 
 #include <bit>
+#include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -14,6 +16,17 @@ namespace {
 
 constexpr size_t kMantissas = size_t{1} << 23;
 
+// 2^23 int8 entries from an embedded xz stream.
+std::vector<int8_t> decompress(const unsigned char* xz, size_t size) {
+  std::vector<int8_t> out(kMantissas);
+  uint64_t memlimit = UINT64_MAX;
+  size_t in_pos = 0, out_pos = 0;
+  const lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, xz, &in_pos, size,
+                                               reinterpret_cast<uint8_t*>(out.data()), &out_pos, kMantissas);
+  if (r != LZMA_OK || out_pos != kMantissas) std::abort();  // the build embedded a broken table
+  return out;
+}
+
 // One recorded table: the unit's result for 1.m x 2^parity, as deltas (units of the result's last
 // bit) from sfu_reference, decompressed once.
 struct Table {
@@ -23,21 +36,56 @@ struct Table {
   std::vector<int8_t> delta;
 
   const std::vector<int8_t>& get() {
-    std::call_once(once, [this] {
-      delta.resize(kMantissas);
-      uint64_t memlimit = UINT64_MAX;
-      size_t in_pos = 0, out_pos = 0;
-      const lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, xz, &in_pos, size,
-                                                   reinterpret_cast<uint8_t*>(delta.data()), &out_pos, kMantissas);
-      if (r != LZMA_OK || out_pos != kMantissas) std::abort();  // the build embedded a broken table
-    });
+    std::call_once(once, [this] { delta = decompress(xz, size); });
     return delta;
+  }
+};
+
+// A table of results stored as int8 differences between consecutive entries from 1.0 (ex2):
+// decompressed once into the differences and a checkpoint every 16 entries.
+struct DiffTable {
+  const unsigned char* xz;
+  size_t size;
+  std::once_flag once;
+  std::vector<int8_t> diff;
+  std::vector<uint32_t> checkpoint;  // the value at 16 * i
+
+  uint32_t at(size_t i) {
+    std::call_once(once, [this] {
+      diff = decompress(xz, size);
+      checkpoint.resize(kMantissas / 16);
+      uint32_t v = 0x3f800000u;
+      for (size_t j = 0; j < kMantissas; ++j) {
+        v += static_cast<uint32_t>(static_cast<int32_t>(diff[j]));
+        if (j % 16 == 0) checkpoint[j / 16] = v;
+      }
+    });
+    uint32_t v = checkpoint[i / 16];
+    for (size_t j = i / 16 * 16 + 1; j <= i; ++j) v += static_cast<uint32_t>(static_cast<int32_t>(diff[j]));
+    return v;
   }
 };
 
 Table rcp_e0{kSfuRcpE0, sizeof kSfuRcpE0, {}, {}};
 Table rsqrt_e[2] = {{kSfuRsqrtE0, sizeof kSfuRsqrtE0, {}, {}}, {kSfuRsqrtE1, sizeof kSfuRsqrtE1, {}, {}}};
 Table sqrt_e[2] = {{kSfuSqrtE0, sizeof kSfuSqrtE0, {}, {}}, {kSfuSqrtE1, sizeof kSfuSqrtE1, {}, {}}};
+DiffTable ex2_pos{kSfuEx2Pos, sizeof kSfuEx2Pos, {}, {}, {}};
+DiffTable ex2_neg{kSfuEx2Neg, sizeof kSfuEx2Neg, {}, {}, {}};
+
+// y (a positive normal f32) scaled by 2^k: +Inf above the normal range, rounded to nearest even
+// into the subnormals below it (rcp's results there are the H200's bit for bit; ex2.approx.f32's
+// differ by one unit in 2 of the 15,204 recorded operands, tests/hw/float: the unit rounds from
+// more bits than its f32 table entry keeps).
+uint32_t scale(uint32_t y, int k) {
+  const int f = static_cast<int>((y >> 23) & 0xff) + k;
+  if (f >= 255) return 0x7f800000u;
+  if (f >= 1) return (static_cast<uint32_t>(f) << 23) | (y & 0x7fffff);
+  const uint32_t sig = (1u << 23) | (y & 0x7fffff);
+  const int shift = 1 - f;
+  if (shift > 24) return 0;
+  const uint32_t kept = sig >> shift, rem = sig & ((1u << shift) - 1), half = 1u << (shift - 1);
+  return kept + ((rem > half || (rem == half && (kept & 1))) ? 1 : 0);
+}
 
 }  // namespace
 
@@ -57,15 +105,19 @@ uint32_t sfu_approx(SfuFn fn, uint32_t x_bits) {
                       static_cast<uint32_t>(static_cast<int32_t>(t.get()[man]));
   // The exponent: 1/x scales by 2^-e, 1/sqrt(x) by 2^-(e-p)/2, sqrt(x) by 2^(e-p)/2.
   const int k = fn == SfuFn::Rcp ? -e : fn == SfuFn::Rsqrt ? -(e - p) / 2 : (e - p) / 2;
-  const int f = static_cast<int>((y0 >> 23) & 0xff) + k;
-  if (f >= 255) return 0x7f800000u;
-  if (f >= 1) return (static_cast<uint32_t>(f) << 23) | (y0 & 0x7fffff);
-  // Below the normal range (rcp of |x| >= 2^126): the significand rounded to nearest even.
-  const uint32_t sig = (1u << 23) | (y0 & 0x7fffff);
-  const int shift = 1 - f;
-  if (shift > 24) return 0;
-  const uint32_t kept = sig >> shift, rem = sig & ((1u << shift) - 1), half = 1u << (shift - 1);
-  return kept + ((rem > half || (rem == half && (kept & 1))) ? 1 : 0);
+  return scale(y0, k);
+}
+
+uint32_t sfu_ex2(uint32_t x_bits) {
+  float x;
+  std::memcpy(&x, &x_bits, 4);
+  const bool negative = x_bits >> 31;
+  const double magnitude = std::fabs(static_cast<double>(x));
+  if (magnitude >= 256) return negative ? 0 : 0x7f800000u;
+  const uint64_t fixed = static_cast<uint64_t>(magnitude * 0x1p23);  // truncated: exact below 2^31
+  const int n = static_cast<int>(fixed >> 23);
+  const size_t f = fixed & (kMantissas - 1);
+  return negative ? scale(ex2_neg.at(f), -n) : scale(ex2_pos.at(f), n);
 }
 
 }  // namespace ptxvm::numeric

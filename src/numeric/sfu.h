@@ -1,5 +1,5 @@
-// The H200's special-function unit for rcp, rsqrt and sqrt .approx on f32 (PTX §9.7.3.13,
-// §9.7.3.15, §9.7.3.16; 001_23fdd5978b24a3ed.txt), bit for bit. Its result's mantissa depends on
+// The H200's special-function unit for rcp, rsqrt, sqrt and ex2 .approx on f32 (PTX §9.7.3.13,
+// §9.7.3.15, §9.7.3.16, §9.7.3.20; 001_23fdd5978b24a3ed.txt), bit for bit. Its result's mantissa depends on
 // the input's mantissa only (rsqrt and sqrt: and the exponent's parity), and the exponent is
 // exact (tests/hw/sfu/README.md). So one table per function and parity, recorded on an H200 over
 // every mantissa as deltas from a reference (sfu_reference.h), gives every result: the tables
@@ -17,5 +17,12 @@ namespace ptxvm::numeric {
 // (above: +Inf; below: rounded to nearest even into the subnormals). Signs, zeros, infinities,
 // NaN and .ftz flushing are the caller's.
 uint32_t sfu_approx(SfuFn fn, uint32_t x_bits);
+
+// ex2.approx of a finite x (§9.7.3.20): the unit takes |x| in fixed point truncated to 23
+// fraction bits, n + f, and gives 2^n * T+(f) for positive x, 2^-n * T-(f) for negative x, from
+// two recorded tables over f (sfu/ex2_{pos,neg}.diff.xz). Results beyond the normal range as
+// sfu_approx gives them (subnormal results may differ from the unit's by one unit); .ftz
+// flushing is the caller's.
+uint32_t sfu_ex2(uint32_t x_bits);
 
 }  // namespace ptxvm::numeric

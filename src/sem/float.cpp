@@ -335,8 +335,9 @@ double turns(float x) {
   return 2 * M_PI * static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(t)));
 }
 
-// rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots) come from the H200's
-// special-function unit tables (numeric/sfu.h), bit for bit; the rest in double arithmetic.
+// rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots) and ex2 of a finite x come
+// from the H200's special-function unit tables (numeric/sfu.h), bit for bit; the rest in double
+// arithmetic.
 float approx(Fn fn, float x) {
   const double d = x;
   const uint32_t bits = std::bit_cast<uint32_t>(x);
@@ -354,7 +355,9 @@ float approx(Fn fn, float x) {
     case Fn::Sin: return static_cast<float>(std::sin(turns(x)));
     case Fn::Cos: return static_cast<float>(std::cos(turns(x)));
     case Fn::Lg2: return static_cast<float>(std::log2(d));
-    case Fn::Ex2: return static_cast<float>(std::exp2(d));
+    case Fn::Ex2:
+      if (std::isfinite(x)) return std::bit_cast<float>(numeric::sfu_ex2(bits));
+      return static_cast<float>(std::exp2(d));
     case Fn::Tanh: return static_cast<float>(std::tanh(d));
   }
   return x;
@@ -512,11 +515,31 @@ uint64_t flag_bits(const isa::Bound& b) {
 
 // add, sub, mul, fma .rn.f32 without modifiers: fp::arith's own fast case (the host's IEEE
 // binary32 arithmetic, a NaN result being sm_90's canonical NaN), run over whole warps.
+uint64_t nan_canonical(float r) { return std::isnan(r) ? kF32.nan_bits : uint64_t{std::bit_cast<uint32_t>(r)}; }
+
+// fma of 32 lanes into d. Where the processor has FMA instructions (x86-64-v3) a clone that uses
+// them runs: the same correctly rounded results as std::fma, without a library call per lane.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void fma_lanes(const float (&a)[32], const float (&b)[32], const float (&c)[32], uint64_t* d) {
+  for (int l = 0; l < 32; ++l) d[l] = nan_canonical(std::fma(a[l], b[l], c[l]));
+}
+
 template <fp::Kind K>
 void host_f32(Warp& w, const Op& op, uint32_t mask) {
-  auto nan_canonical = [](float r) { return std::isnan(r) ? kF32.nan_bits : uint64_t{std::bit_cast<uint32_t>(r)}; };
   if constexpr (K == fp::Kind::Fma) {
-    w.lanewise<float>(mask, op.args[0], [&](float a, float b, float c) { return nan_canonical(std::fma(a, b, c)); },
+    const lower::Arg& d = op.args[0];
+    if (mask == ~0u && d.kind == lower::ArgKind::Reg && exec::plain(op.args[1]) && exec::plain(op.args[2]) &&
+        exec::plain(op.args[3])) {  // Warp::lanewise's fast case, through fma_lanes
+      float a[32], b[32], c[32];
+      w.gather(op.args[1], a);
+      w.gather(op.args[2], b);
+      w.gather(op.args[3], c);
+      fma_lanes(a, b, c, &w.regs[size_t{d.reg} * 32]);
+      return;
+    }
+    w.lanewise<float>(mask, d, [](float x, float y, float z) { return nan_canonical(std::fma(x, y, z)); },
                       op.args[1], op.args[2], op.args[3]);
   } else {
     w.lanewise<float>(mask, op.args[0], [&](float a, float b) {

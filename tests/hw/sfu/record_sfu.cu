@@ -4,7 +4,7 @@
 // bit, from a reference every host computes identically: the f64 result (1/x, 1/sqrt(x),
 // sqrt(x)) converted to f32 with rounding to nearest even.
 //
-//   nvcc -O2 -arch=sm_90 -o record_sfu record_sfu.cu && ./record_sfu out/ && xz -9 out/*.delta
+//   nvcc -O2 -arch=sm_90 -o record_sfu record_sfu.cu && ./record_sfu out/ && xz -9 out/*.delta out/*.diff
 //   (then copy out/*.delta.xz to src/numeric/sfu/, where the library embeds them)
 #include <cmath>
 #include <cstdint>
@@ -26,6 +26,36 @@
 F(k_rcp, "rcp.approx.ftz.f32")
 F(k_rsqrt, "rsqrt.approx.ftz.f32")
 F(k_sqrt, "sqrt.approx.ftz.f32")
+F(k_ex2, "ex2.approx.ftz.f32")
+
+// ex2 over the 2^23 fractions f = i * 2^-23 of [0, 1), of +f and of -f (the unit takes |x| in
+// fixed point with 23 fraction bits and has one table per sign: README.md). Stored as int8
+// differences between consecutive results, from ex2(0) = 1.
+int record_ex2(const char* dir, float* dx, float* dy) {
+  const int n = 1 << 23;
+  std::vector<float> x(n);
+  std::vector<uint32_t> y(n);
+  for (int sign = 0; sign < 2; ++sign) {
+    for (int i = 0; i < n; ++i) x[i] = (sign ? -1.0f : 1.0f) * float(i) * 0x1p-23f;
+    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
+    k_ex2<<<n / 256, 256>>>(dx, dy, n);
+    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    std::vector<int8_t> diff(n);
+    uint32_t previous = 0x3f800000u;  // ex2(0)
+    for (int i = 0; i < n; ++i) {
+      const int64_t d = int64_t(y[i]) - int64_t(previous);
+      if (d < -127 || d > 127) { std::fprintf(stderr, "ex2: difference %lld at %d\n", (long long)d, i); return 1; }
+      diff[i] = int8_t(d);
+      previous = y[i];
+    }
+    char path[256];
+    std::snprintf(path, sizeof path, "%s/ex2_%s.diff", dir, sign ? "neg" : "pos");
+    FILE* o = std::fopen(path, "wb");
+    std::fwrite(diff.data(), 1, n, o);
+    std::fclose(o);
+  }
+  return 0;
+}
 
 int main(int argc, char** argv) {
   const int n = 1 << 23;
@@ -56,6 +86,7 @@ int main(int argc, char** argv) {
     std::fwrite(delta.data(), 1, n, o);
     std::fclose(o);
   }
-  std::printf("recorded %zu tables\n", sizeof tables / sizeof tables[0]);
+  if (record_ex2(argc > 1 ? argv[1] : ".", dx, dy)) return 1;
+  std::printf("recorded %zu tables and ex2's two\n", sizeof tables / sizeof tables[0]);
   return 0;
 }
