@@ -381,27 +381,46 @@ void unary_approx(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
-// div.approx.ftz.f32: a * (1/b) with rcp.approx (§9.7.3.8). div.full.f32 and div.approx.f32
-// without .ftz: the correctly rounded quotient, within the ISA's 2 ulp; sm_90 keeps subnormal
-// operands and results there (2^-126 / 2^-149 is 2^23; tests/hw/float), as "sm_20+: subnormal
-// numbers are supported by default" says, not the flush of the approximate-division notes.
+// The special-function unit's MUFU.RCP and MUFU.EX2 on f32 bits: subnormal operands and results
+// flush, NaN results are canonical (the .ftz forms of rcp/ex2.approx).
+uint32_t mufu(Fn fn, uint32_t x) {
+  const float r = flush32(approx(fn, flush32(std::bit_cast<float>(x))));
+  return std::isnan(r) ? 0x7fffffffu : std::bit_cast<uint32_t>(r);
+}
+uint32_t fmul(uint32_t a, uint32_t b, bool ftz) {
+  return static_cast<uint32_t>(fp::arith(kF32, fp::Kind::Mul, a, b, 0, ftz ? fp::kFtz : 0));
+}
+
+// div.approx and div.full .f32 (§9.7.3.8) as ptxas 13.0 compiles them for sm_90 (their SASS):
+// a * MUFU.RCP(b), with both operands first scaled by 1/4 when |b| > 2^126 (.full) and by 2^24
+// when |b| < 2^-126 (without .ftz), the scaling and the product rounding to nearest even.
 template <bool kFull>
 void div_approx(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & fp::kFtz;
   for_lanes(mask, [&](int l) {
-    const uint32_t a = w.get<uint32_t>(op.args[1], l), b = w.get<uint32_t>(op.args[2], l);
-    uint64_t d;
-    if (!kFull && !ftz && (b & 0x7fffffffu) > 0x7e800000u && (b & 0x7fffffffu) < 0x7f800000u) {
-      // 2^126 < |b| < 2^128: NaN for an infinite a, else zero (§9.7.3.8); NaN a stays NaN.
-      const bool nan_a = (a & 0x7fffffffu) >= 0x7f800000u;
-      d = nan_a ? 0x7fffffffu : (a ^ b) & 0x80000000u;
-    } else if (kFull || !ftz) {
-      d = fp::arith(kF32, fp::Kind::Div, a, b, 0, op.aux);
-    } else {
-      const float r = flush32(approx(Fn::Rcp, flush32(std::bit_cast<float>(b))));
-      d = fp::arith(kF32, fp::Kind::Mul, a, std::bit_cast<uint32_t>(r), 0, fp::kFtz);
+    uint32_t a = w.get<uint32_t>(op.args[1], l), b = w.get<uint32_t>(op.args[2], l);
+    const float mag = std::fabs(std::bit_cast<float>(b));  // compared as FSETP does: NaN fails
+    if (kFull && mag > 0x1p126f) {
+      a = fmul(a, 0x3e800000u, ftz);  // 0.25
+      b = fmul(b, 0x3e800000u, ftz);
     }
-    w.set<uint32_t>(op.args[0], l, static_cast<uint32_t>(d));
+    if (!ftz && !(mag >= 0x1p-126f)) {
+      a = fmul(a, 0x4b800000u, false);  // 2^24
+      b = fmul(b, 0x4b800000u, false);
+    }
+    w.set<uint32_t>(op.args[0], l, fmul(mufu(Fn::Rcp, b), a, ftz));
+  });
+}
+
+// ex2.approx.f32 without .ftz (§9.7.3.20), as compiled for sm_90: below -126, MUFU.EX2 of x/2,
+// squared (rounding to nearest even, into the subnormals).
+void ex2_approx(Warp& w, const Op& op, uint32_t mask) {
+  for_lanes(mask, [&](int l) {
+    const uint32_t x = w.get<uint32_t>(op.args[1], l);
+    const bool small = !(std::bit_cast<float>(x) >= -126.0f);
+    if (!small) return w.set<uint32_t>(op.args[0], l, mufu(Fn::Ex2, x));
+    const uint32_t r = mufu(Fn::Ex2, fmul(x, 0x3f000000u, false));  // 0.5
+    w.set<uint32_t>(op.args[0], l, fmul(r, r, false));
   });
 }
 
@@ -584,7 +603,7 @@ template <Fn F>
 bool select_unary_approx(const isa::Bound& b, Op& op, std::string& why) {
   if (axis(b, "type") != ".f32") return unsupported(why, axis(b, "type"));
   op.aux = flag_bits(b);
-  op.fn = &unary_approx<F>;
+  op.fn = F == Fn::Ex2 && !(op.aux & fp::kFtz) ? &ex2_approx : &unary_approx<F>;
   return true;
 }
 
