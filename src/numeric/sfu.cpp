@@ -16,14 +16,16 @@ namespace {
 
 constexpr size_t kMantissas = size_t{1} << 23;
 
-// 2^23 int8 entries from an embedded xz stream.
-std::vector<int8_t> decompress(const unsigned char* xz, size_t size) {
-  std::vector<int8_t> out(kMantissas);
+// 2^23 entries of T from an embedded xz stream.
+template <typename T>
+std::vector<T> decompress(const unsigned char* xz, size_t size) {
+  std::vector<T> out(kMantissas);
+  const size_t bytes = kMantissas * sizeof(T);
   uint64_t memlimit = UINT64_MAX;
   size_t in_pos = 0, out_pos = 0;
   const lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, xz, &in_pos, size,
-                                               reinterpret_cast<uint8_t*>(out.data()), &out_pos, kMantissas);
-  if (r != LZMA_OK || out_pos != kMantissas) std::abort();  // the build embedded a broken table
+                                               reinterpret_cast<uint8_t*>(out.data()), &out_pos, bytes);
+  if (r != LZMA_OK || out_pos != bytes) std::abort();  // the build embedded a broken table
   return out;
 }
 
@@ -36,7 +38,7 @@ struct Table {
   std::vector<int8_t> delta;
 
   const std::vector<int8_t>& get() {
-    std::call_once(once, [this] { delta = decompress(xz, size); });
+    std::call_once(once, [this] { delta = decompress<int8_t>(xz, size); });
     return delta;
   }
 };
@@ -52,7 +54,7 @@ struct DiffTable {
 
   uint32_t at(size_t i) {
     std::call_once(once, [this] {
-      diff = decompress(xz, size);
+      diff = decompress<int8_t>(xz, size);
       checkpoint.resize(kMantissas / 16);
       uint32_t v = 0x3f800000u;
       for (size_t j = 0; j < kMantissas; ++j) {
@@ -66,11 +68,32 @@ struct DiffTable {
   }
 };
 
+// A table of result bit patterns stored as int32 differences between consecutive entries from
+// `first` (lg2), decompressed once into the values.
+struct ValueTable {
+  const unsigned char* xz;
+  size_t size;
+  uint32_t first;
+  std::once_flag once;
+  std::vector<uint32_t> value;
+
+  uint32_t at(size_t i) {
+    std::call_once(once, [this] {
+      value = decompress<uint32_t>(xz, size);
+      uint32_t v = first;
+      for (uint32_t& d : value) v = d += v;
+    });
+    return value[i];
+  }
+};
+
 Table rcp_e0{kSfuRcpE0, sizeof kSfuRcpE0, {}, {}};
 Table rsqrt_e[2] = {{kSfuRsqrtE0, sizeof kSfuRsqrtE0, {}, {}}, {kSfuRsqrtE1, sizeof kSfuRsqrtE1, {}, {}}};
 Table sqrt_e[2] = {{kSfuSqrtE0, sizeof kSfuSqrtE0, {}, {}}, {kSfuSqrtE1, sizeof kSfuSqrtE1, {}, {}}};
 DiffTable ex2_pos{kSfuEx2Pos, sizeof kSfuEx2Pos, {}, {}, {}};
 DiffTable ex2_neg{kSfuEx2Neg, sizeof kSfuEx2Neg, {}, {}, {}};
+ValueTable lg2_one{kSfuLg2One, sizeof kSfuLg2One, 0u, {}, {}};             // lg2 of [1, 2)
+ValueTable lg2_half{kSfuLg2Half, sizeof kSfuLg2Half, 0xbf800000u, {}, {}};  // lg2 of [0.5, 1)
 
 // y (a positive normal f32) scaled by 2^k: +Inf above the normal range, rounded to nearest even
 // into the subnormals below it (rcp's results there are the H200's bit for bit; ex2.approx.f32's
@@ -118,6 +141,21 @@ uint32_t sfu_ex2(uint32_t x_bits) {
   const int n = static_cast<int>(fixed >> 23);
   const size_t f = fixed & (kMantissas - 1);
   return negative ? scale(ex2_neg.at(f), -n) : scale(ex2_pos.at(f), n);
+}
+
+uint32_t sfu_lg2(uint32_t x_bits) {
+  const int e = static_cast<int>((x_bits >> 23) & 0xff) - 127;
+  const size_t m = x_bits & 0x7fffff;
+  float base;
+  const uint32_t b = e >= 0 ? lg2_one.at(m) : lg2_half.at(m);
+  std::memcpy(&base, &b, 4);
+  // (e or e + 1) + base is exact in f64; then toward zero into f32.
+  const double sum = (e >= 0 ? e : e + 1) + static_cast<double>(base);
+  float r = static_cast<float>(sum);
+  if (std::fabs(static_cast<double>(r)) > std::fabs(sum)) r = std::nextafter(r, 0.0f);
+  uint32_t bits;
+  std::memcpy(&bits, &r, 4);
+  return bits;
 }
 
 }  // namespace ptxvm::numeric

@@ -335,9 +335,9 @@ double turns(float x) {
   return 2 * M_PI * static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(t)));
 }
 
-// rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots) and ex2 of a finite x come
-// from the H200's special-function unit tables (numeric/sfu.h), bit for bit; the rest in double
-// arithmetic.
+// rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots), lg2 of a positive normal
+// x and ex2 of a finite x come from the H200's special-function unit tables (numeric/sfu.h), bit
+// for bit; the rest in double arithmetic.
 float approx(Fn fn, float x) {
   const double d = x;
   const uint32_t bits = std::bit_cast<uint32_t>(x);
@@ -354,7 +354,9 @@ float approx(Fn fn, float x) {
       return static_cast<float>(1.0 / std::sqrt(d));
     case Fn::Sin: return static_cast<float>(std::sin(turns(x)));
     case Fn::Cos: return static_cast<float>(std::cos(turns(x)));
-    case Fn::Lg2: return static_cast<float>(std::log2(d));
+    case Fn::Lg2:
+      if (std::isnormal(x) && x > 0) return std::bit_cast<float>(numeric::sfu_lg2(bits));
+      return static_cast<float>(std::log2(d));
     case Fn::Ex2:
       if (std::isfinite(x)) return std::bit_cast<float>(numeric::sfu_ex2(bits));
       return static_cast<float>(std::exp2(d));
@@ -381,8 +383,8 @@ void unary_approx(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
-// The special-function unit's MUFU.RCP and MUFU.EX2 on f32 bits: subnormal operands and results
-// flush, NaN results are canonical (the .ftz forms of rcp/ex2.approx).
+// The special-function unit's MUFU.RCP, MUFU.EX2 and MUFU.LG2 on f32 bits: subnormal operands
+// and results flush, NaN results are canonical (the .ftz forms of rcp/ex2/lg2.approx).
 uint32_t mufu(Fn fn, uint32_t x) {
   const float r = flush32(approx(fn, flush32(std::bit_cast<float>(x))));
   return std::isnan(r) ? 0x7fffffffu : std::bit_cast<uint32_t>(r);
@@ -409,6 +411,18 @@ void div_approx(Warp& w, const Op& op, uint32_t mask) {
       b = fmul(b, 0x4b800000u, false);
     }
     w.set<uint32_t>(op.args[0], l, fmul(mufu(Fn::Rcp, b), a, ftz));
+  });
+}
+
+// lg2.approx.f32 without .ftz (§9.7.3.19), as compiled for sm_90: below 2^-126 in magnitude,
+// MUFU.LG2 of x * 2^24, minus 24 (rounding to nearest even).
+void lg2_approx(Warp& w, const Op& op, uint32_t mask) {
+  for_lanes(mask, [&](int l) {
+    const uint32_t x = w.get<uint32_t>(op.args[1], l);
+    const bool small = !(std::fabs(std::bit_cast<float>(x)) >= 0x1p-126f);
+    if (!small) return w.set<uint32_t>(op.args[0], l, mufu(Fn::Lg2, x));
+    const uint32_t r = mufu(Fn::Lg2, fmul(x, 0x4b800000u, false));  // 2^24
+    w.set<uint32_t>(op.args[0], l, static_cast<uint32_t>(fp::arith(kF32, fp::Kind::Add, r, 0xc1c00000u /* -24 */, 0, 0)));
   });
 }
 
@@ -603,7 +617,8 @@ template <Fn F>
 bool select_unary_approx(const isa::Bound& b, Op& op, std::string& why) {
   if (axis(b, "type") != ".f32") return unsupported(why, axis(b, "type"));
   op.aux = flag_bits(b);
-  op.fn = F == Fn::Ex2 && !(op.aux & fp::kFtz) ? &ex2_approx : &unary_approx<F>;
+  const bool ftz = op.aux & fp::kFtz;
+  op.fn = F == Fn::Ex2 && !ftz ? &ex2_approx : F == Fn::Lg2 && !ftz ? &lg2_approx : &unary_approx<F>;
   return true;
 }
 

@@ -4,7 +4,7 @@
 // bit, from a reference every host computes identically: the f64 result (1/x, 1/sqrt(x),
 // sqrt(x)) converted to f32 with rounding to nearest even.
 //
-//   nvcc -O2 -arch=sm_90 -o record_sfu record_sfu.cu && ./record_sfu out/ && xz -9 out/*.delta out/*.diff
+//   nvcc -O2 -arch=sm_90 -o record_sfu record_sfu.cu && ./record_sfu out/ && xz -9 out/*.delta out/*.diff out/*.diff32
 //   (then copy out/*.delta.xz to src/numeric/sfu/, where the library embeds them)
 #include <cmath>
 #include <cstdint>
@@ -27,6 +27,33 @@ F(k_rcp, "rcp.approx.ftz.f32")
 F(k_rsqrt, "rsqrt.approx.ftz.f32")
 F(k_sqrt, "sqrt.approx.ftz.f32")
 F(k_ex2, "ex2.approx.ftz.f32")
+F(k_lg2, "lg2.approx.ftz.f32")
+
+// lg2 over every mantissa of [1, 2) and of [0.5, 1) (the unit adds the exponent to one of these
+// two tables and truncates: README.md). Stored as int32 differences between consecutive result
+// bit patterns, from lg2(1) = 0 and lg2(0.5) = -1.
+int record_lg2(const char* dir, float* dx, float* dy) {
+  const int n = 1 << 23;
+  std::vector<uint32_t> x(n), y(n);
+  for (int half = 0; half < 2; ++half) {
+    for (int m = 0; m < n; ++m) x[m] = (uint32_t(127 - half) << 23) | m;
+    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
+    k_lg2<<<n / 256, 256>>>(dx, dy, n);
+    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    std::vector<int32_t> diff(n);
+    uint32_t previous = half ? 0xbf800000u : 0u;
+    for (int m = 0; m < n; ++m) {
+      diff[m] = int32_t(y[m] - previous);
+      previous = y[m];
+    }
+    char path[256];
+    std::snprintf(path, sizeof path, "%s/lg2_%s.diff32", dir, half ? "half" : "one");
+    FILE* o = std::fopen(path, "wb");
+    std::fwrite(diff.data(), 4, n, o);
+    std::fclose(o);
+  }
+  return 0;
+}
 
 // ex2 over the 2^23 fractions f = i * 2^-23 of [0, 1), of +f and of -f (the unit takes |x| in
 // fixed point with 23 fraction bits and has one table per sign: README.md). Stored as int8
@@ -86,7 +113,7 @@ int main(int argc, char** argv) {
     std::fwrite(delta.data(), 1, n, o);
     std::fclose(o);
   }
-  if (record_ex2(argc > 1 ? argv[1] : ".", dx, dy)) return 1;
-  std::printf("recorded %zu tables and ex2's two\n", sizeof tables / sizeof tables[0]);
+  if (record_ex2(argc > 1 ? argv[1] : ".", dx, dy) || record_lg2(argc > 1 ? argv[1] : ".", dx, dy)) return 1;
+  std::printf("recorded %zu tables, ex2's two and lg2's two\n", sizeof tables / sizeof tables[0]);
   return 0;
 }
