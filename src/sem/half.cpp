@@ -8,6 +8,7 @@
 
 #include "exec/warp.h"
 #include "numeric/cvt_float.h"
+#include "numeric/sfu.h"
 #include "sem/dispatch.h"
 #include "sem/fp.h"
 #include "sem/registry.h"
@@ -104,10 +105,12 @@ void approx(Warp& w, const Op& op, uint32_t mask) {
   each_element<Lanes>(w, op, mask, [&](uint64_t element) -> uint64_t {
     const uint64_t a = fp::flush_input(F, element, ftz);
     const double x = std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, a, {}));
-    // The function rounded to f32, then truncated to the element format, a magnitude beyond
-    // the largest finite one giving Inf (sm_90: ex2.approx.f16 of 16 is Inf; this matches
-    // 95-100% of its ex2 and 88-99% of its tanh results, tests/hw/float).
-    const float y = static_cast<float>(kEx2 ? std::exp2(x) : std::tanh(x));
+    // The function in f32 (ex2: the special-function unit, bit for bit), then truncated to the
+    // element format, a magnitude beyond the largest finite one giving Inf (sm_90: ex2.approx.f16
+    // of 16 is Inf; every recorded ex2 result and 88-99% of the tanh ones, tests/hw/float).
+    const float y = kEx2 && std::isfinite(x)  // ex2: the special-function unit (numeric/sfu.h)
+                        ? std::bit_cast<float>(numeric::sfu_ex2(std::bit_cast<uint32_t>(static_cast<float>(x))))
+                        : static_cast<float>(kEx2 ? std::exp2(x) : std::tanh(x));
     numeric::FloatMods m;
     m.round = numeric::Round::RZ;
     uint64_t r = std::isnan(y) ? F.nan_bits : numeric::cvt_float(F, kF32, std::bit_cast<uint32_t>(y), m);
