@@ -16,11 +16,11 @@ namespace {
 
 constexpr size_t kMantissas = size_t{1} << 23;
 
-// 2^23 entries of T from an embedded xz stream.
+// `count` (default 2^23) entries of T from an embedded xz stream.
 template <typename T>
-std::vector<T> decompress(const unsigned char* xz, size_t size) {
-  std::vector<T> out(kMantissas);
-  const size_t bytes = kMantissas * sizeof(T);
+std::vector<T> decompress(const unsigned char* xz, size_t size, size_t count = kMantissas) {
+  std::vector<T> out(count);
+  const size_t bytes = count * sizeof(T);
   uint64_t memlimit = UINT64_MAX;
   size_t in_pos = 0, out_pos = 0;
   const lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, xz, &in_pos, size,
@@ -68,18 +68,19 @@ struct DiffTable {
   }
 };
 
-// A table of result bit patterns stored as int32 differences between consecutive entries from
-// `first` (lg2), decompressed once into the values.
+// A table of `count` result bit patterns stored as int32 differences between consecutive
+// entries from `first` (lg2, tanh), decompressed once into the values.
 struct ValueTable {
   const unsigned char* xz;
   size_t size;
   uint32_t first;
-  std::once_flag once;
-  std::vector<uint32_t> value;
+  size_t count = kMantissas;
+  std::once_flag once{};
+  std::vector<uint32_t> value{};
 
   uint32_t at(size_t i) {
     std::call_once(once, [this] {
-      value = decompress<uint32_t>(xz, size);
+      value = decompress<uint32_t>(xz, size, count);
       uint32_t v = first;
       for (uint32_t& d : value) v = d += v;
     });
@@ -87,13 +88,25 @@ struct ValueTable {
   }
 };
 
-Table rcp_e0{kSfuRcpE0, sizeof kSfuRcpE0, {}, {}};
-Table rsqrt_e[2] = {{kSfuRsqrtE0, sizeof kSfuRsqrtE0, {}, {}}, {kSfuRsqrtE1, sizeof kSfuRsqrtE1, {}, {}}};
-Table sqrt_e[2] = {{kSfuSqrtE0, sizeof kSfuSqrtE0, {}, {}}, {kSfuSqrtE1, sizeof kSfuSqrtE1, {}, {}}};
-DiffTable ex2_pos{kSfuEx2Pos, sizeof kSfuEx2Pos, {}, {}, {}};
-DiffTable ex2_neg{kSfuEx2Neg, sizeof kSfuEx2Neg, {}, {}, {}};
-ValueTable lg2_one{kSfuLg2One, sizeof kSfuLg2One, 0u, {}, {}};             // lg2 of [1, 2)
-ValueTable lg2_half{kSfuLg2Half, sizeof kSfuLg2Half, 0xbf800000u, {}, {}};  // lg2 of [0.5, 1)
+Table rcp_e0{kSfu_rcp_e0_delta, sizeof kSfu_rcp_e0_delta, {}, {}};
+Table rsqrt_e[2] = {{kSfu_rsqrt_e0_delta, sizeof kSfu_rsqrt_e0_delta, {}, {}}, {kSfu_rsqrt_e1_delta, sizeof kSfu_rsqrt_e1_delta, {}, {}}};
+Table sqrt_e[2] = {{kSfu_sqrt_e0_delta, sizeof kSfu_sqrt_e0_delta, {}, {}}, {kSfu_sqrt_e1_delta, sizeof kSfu_sqrt_e1_delta, {}, {}}};
+DiffTable ex2_pos{kSfu_ex2_pos_diff, sizeof kSfu_ex2_pos_diff, {}, {}, {}};
+DiffTable ex2_neg{kSfu_ex2_neg_diff, sizeof kSfu_ex2_neg_diff, {}, {}, {}};
+ValueTable lg2_one{kSfu_lg2_one_diff32, sizeof kSfu_lg2_one_diff32, 0u};             // lg2 of [1, 2)
+ValueTable lg2_half{kSfu_lg2_half_diff32, sizeof kSfu_lg2_half_diff32, 0xbf800000u};  // lg2 of [0.5, 1)
+
+// tanh of [2^e, 2^(e+1)) for e = -9..2 from the top 23 - k mantissa bits: {e, k, table}; the first
+// difference of each table is its first entry.
+struct TanhTable {
+  int e, k;
+  ValueTable table;
+};
+#define TANH(e, name, k) {e, k, {kSfu_tanh_##name##_k##k##_diff32, sizeof kSfu_tanh_##name##_k##k##_diff32, 0u, kMantissas >> k}}
+TanhTable tanh_tables[] = {TANH(-9, em9, 0), TANH(-8, em8, 6), TANH(-7, em7, 6), TANH(-6, em6, 6),
+                           TANH(-5, em5, 5), TANH(-4, em4, 5), TANH(-3, em3, 4), TANH(-2, em2, 4),
+                           TANH(-1, em1, 4), TANH(0, e0, 3), TANH(1, e1, 2), TANH(2, e2, 3)};
+#undef TANH
 
 // y (a positive normal f32) scaled by 2^k: +Inf above the normal range, rounded to nearest even
 // into the subnormals below it (rcp's results there are the H200's bit for bit; ex2.approx.f32's
@@ -156,6 +169,15 @@ uint32_t sfu_lg2(uint32_t x_bits) {
   uint32_t bits;
   std::memcpy(&bits, &r, 4);
   return bits;
+}
+
+uint32_t sfu_tanh(uint32_t x_bits) {
+  const uint32_t sign = x_bits & 0x80000000u;
+  const int e = static_cast<int>((x_bits >> 23) & 0xff) - 127;
+  if (e < -9) return x_bits;  // subnormals and zeros included
+  if (e > 2) return sign | 0x3f800000u;
+  TanhTable& t = tanh_tables[e + 9];
+  return sign | t.table.at((x_bits & 0x7fffff) >> t.k);
 }
 
 }  // namespace ptxvm::numeric

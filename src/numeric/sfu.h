@@ -1,5 +1,5 @@
-// The H200's special-function unit for rcp, rsqrt, sqrt, lg2 and ex2 .approx on f32 (PTX
-// §9.7.3.13, §9.7.3.15, §9.7.3.16, §9.7.3.19, §9.7.3.20; 001_23fdd5978b24a3ed.txt), bit for bit. Its result's mantissa depends on
+// The H200's special-function unit for rcp, rsqrt, sqrt, lg2, ex2 and tanh .approx on f32 (PTX
+// §9.7.3.13, §9.7.3.15-16, §9.7.3.19-20, §9.7.3.22; 001_23fdd5978b24a3ed.txt), bit for bit. Its result's mantissa depends on
 // the input's mantissa only (rsqrt and sqrt: and the exponent's parity), and the exponent is
 // exact (tests/hw/sfu/README.md). So one table per function and parity, recorded on an H200 over
 // every mantissa as deltas from a reference (sfu_reference.h), gives every result: the tables
@@ -29,5 +29,10 @@ uint32_t sfu_ex2(uint32_t x_bits);
 // (e + 1) + L½(m) for e < 0, truncated toward zero into f32, from the unit's results over [1, 2)
 // and [0.5, 1) (sfu/lg2_{one,half}.diff32.xz).
 uint32_t sfu_lg2(uint32_t x_bits);
+
+// tanh.approx.f32 of a non-NaN x (§9.7.3.22): odd; x itself below 2^-9, ±1 from 2^3 on; between,
+// the unit's result for x's exponent and the top 23 - k mantissa bits (k = 0..6 by exponent;
+// sfu/tanh_e<E>_k<k>.diff32.xz).
+uint32_t sfu_tanh(uint32_t x_bits);
 
 }  // namespace ptxvm::numeric

@@ -336,8 +336,8 @@ double turns(float x) {
 }
 
 // rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots), lg2 of a positive normal
-// x and ex2 of a finite x come from the H200's special-function unit tables (numeric/sfu.h), bit
-// for bit; the rest in double arithmetic.
+// x, ex2 of a finite x and tanh come from the H200's special-function unit tables
+// (numeric/sfu.h), bit for bit; the rest (sin, cos; specials) in double arithmetic.
 float approx(Fn fn, float x) {
   const double d = x;
   const uint32_t bits = std::bit_cast<uint32_t>(x);
@@ -360,7 +360,9 @@ float approx(Fn fn, float x) {
     case Fn::Ex2:
       if (std::isfinite(x)) return std::bit_cast<float>(numeric::sfu_ex2(bits));
       return static_cast<float>(std::exp2(d));
-    case Fn::Tanh: return static_cast<float>(std::tanh(d));
+    case Fn::Tanh:
+      if (!std::isnan(x)) return std::bit_cast<float>(numeric::sfu_tanh(bits));
+      return static_cast<float>(std::tanh(d));
   }
   return x;
 }

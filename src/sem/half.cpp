@@ -105,12 +105,13 @@ void approx(Warp& w, const Op& op, uint32_t mask) {
   each_element<Lanes>(w, op, mask, [&](uint64_t element) -> uint64_t {
     const uint64_t a = fp::flush_input(F, element, ftz);
     const double x = std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, a, {}));
-    // The function in f32 (ex2: the special-function unit, bit for bit), then truncated to the
+    // The function in f32 by the special-function unit (bit for bit), then truncated to the
     // element format, a magnitude beyond the largest finite one giving Inf (sm_90: ex2.approx.f16
-    // of 16 is Inf; every recorded ex2 result and 88-99% of the tanh ones, tests/hw/float).
-    const float y = kEx2 && std::isfinite(x)  // ex2: the special-function unit (numeric/sfu.h)
-                        ? std::bit_cast<float>(numeric::sfu_ex2(std::bit_cast<uint32_t>(static_cast<float>(x))))
-                        : static_cast<float>(kEx2 ? std::exp2(x) : std::tanh(x));
+    // of 16 is Inf; every recorded result matches, tests/hw/float).
+    const uint32_t xf = std::bit_cast<uint32_t>(static_cast<float>(x));
+    const float y = std::isnan(x) ? static_cast<float>(x)  // the special-function unit (numeric/sfu.h)
+                    : kEx2 ? (std::isfinite(x) ? std::bit_cast<float>(numeric::sfu_ex2(xf)) : static_cast<float>(std::exp2(x)))
+                           : std::bit_cast<float>(numeric::sfu_tanh(xf));
     numeric::FloatMods m;
     m.round = numeric::Round::RZ;
     uint64_t r = std::isnan(y) ? F.nan_bits : numeric::cvt_float(F, kF32, std::bit_cast<uint32_t>(y), m);

@@ -28,6 +28,51 @@ F(k_rsqrt, "rsqrt.approx.ftz.f32")
 F(k_sqrt, "sqrt.approx.ftz.f32")
 F(k_ex2, "ex2.approx.ftz.f32")
 F(k_lg2, "lg2.approx.ftz.f32")
+F(k_tanh, "tanh.approx.f32")
+
+// tanh over every exponent E in [-9, 2] (tanh is odd; above it is ±1, below it x: checked
+// here): the unit keeps only the top 23-k mantissa bits of x, k found per exponent, so each table
+// holds 2^(23-k) results, as int32 differences between consecutive result bit patterns from the
+// first. File tanh_e<E>_k<k>.diff32 (E written as m9 for -9).
+int record_tanh(const char* dir, float* dx, float* dy) {
+  const int n = 1 << 23;
+  std::vector<uint32_t> x(n), y(n);
+  for (int e = -24; e <= 3; ++e) {
+    for (int m = 0; m < n; ++m) x[m] = (uint32_t(127 + e) << 23) | m;
+    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
+    k_tanh<<<n / 256, 256>>>(dx, dy, n);
+    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    if (e < -9 || e > 2) {  // below: x itself; above: 1
+      for (int m = 0; m < n; ++m)
+        if (y[m] != (e < -9 ? x[m] : 0x3f800000u)) {
+          std::fprintf(stderr, "tanh at exponent %d, mantissa %d: %08x\n", e, m, y[m]);
+          return 1;
+        }
+      continue;
+    }
+    int k = 0;
+    while (k < 23) {
+      const uint32_t step = 1u << (k + 1);
+      bool same = true;
+      for (int m = 0; m < n && same; ++m) same = y[m] == y[m & ~(step - 1)];
+      if (!same) break;
+      ++k;
+    }
+    std::vector<int32_t> diff(n >> k);
+    uint32_t previous = y[0];
+    for (int i = 0; i < (n >> k); ++i) {
+      diff[i] = int32_t(y[size_t(i) << k] - previous);
+      previous = y[size_t(i) << k];
+    }
+    diff[0] = int32_t(y[0]);  // the first entry itself
+    char path[256];
+    std::snprintf(path, sizeof path, "%s/tanh_e%s%d_k%d.diff32", dir, e < 0 ? "m" : "", e < 0 ? -e : e, k);
+    FILE* o = std::fopen(path, "wb");
+    std::fwrite(diff.data(), 4, diff.size(), o);
+    std::fclose(o);
+  }
+  return 0;
+}
 
 // lg2 over every mantissa of [1, 2) and of [0.5, 1) (the unit adds the exponent to one of these
 // two tables and truncates: README.md). Stored as int32 differences between consecutive result
@@ -113,7 +158,8 @@ int main(int argc, char** argv) {
     std::fwrite(delta.data(), 1, n, o);
     std::fclose(o);
   }
-  if (record_ex2(argc > 1 ? argv[1] : ".", dx, dy) || record_lg2(argc > 1 ? argv[1] : ".", dx, dy)) return 1;
-  std::printf("recorded %zu tables, ex2's two and lg2's two\n", sizeof tables / sizeof tables[0]);
+  const char* dir = argc > 1 ? argv[1] : ".";
+  if (record_ex2(dir, dx, dy) || record_lg2(dir, dx, dy) || record_tanh(dir, dx, dy)) return 1;
+  std::printf("recorded %zu tables, ex2's two, lg2's two and tanh's\n", sizeof tables / sizeof tables[0]);
   return 0;
 }
