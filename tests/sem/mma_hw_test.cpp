@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../hw/mma/classes.h"
 #include "../hw/mma/inputs.h"
 #include "../hw/mma/plan.h"
 #include "harness.h"
@@ -21,19 +22,8 @@
 namespace ptxvm::test {
 namespace {
 
-struct Class {
-  const char* kernel;
-  const char* text;
-  char tmpl;
-  unsigned in_words, out_words, block_words;
-  const char* operands;
-  const char* dtype;
-};
-#define X(k, t, tm, in, out, blk, ops, dt) {k, t, tm, in, out, blk, ops, dt},
-const Class kClasses[] = {
-#include "../hw/mma/classes.inc"
-};
-#undef X
+using ptxvm_hw_mma::Class;
+using ptxvm_hw_mma::kClasses;
 
 std::string hw_dir() { return (std::filesystem::path(__FILE__).parent_path() / "../hw/mma").string(); }
 

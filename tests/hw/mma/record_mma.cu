@@ -16,33 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "../driver.h"
+#include "classes.h"
 #include "inputs.h"
-
-struct Class {
-  const char* kernel;
-  const char* text;
-  char tmpl;
-  unsigned in_words, out_words, block_words;
-  const char* operands;
-  const char* dtype;
-};
-#define X(k, t, tm, in, out, blk, ops, dt) {k, t, tm, in, out, blk, ops, dt},
-static const Class kClasses[] = {
-#include "classes.inc"
-};
-#undef X
-
-#define CHECK(x)                                                                \
-  do {                                                                          \
-    CUresult r_ = (x);                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                   \
-      const char* s_;                                                           \
-      cuGetErrorString(r_, &s_);                                                \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);     \
-      std::exit(1);                                                             \
-    }                                                                           \
-  } while (0)
-
 #include "plan.h"
 
 int main(int argc, char** argv) {
@@ -54,11 +30,7 @@ int main(int argc, char** argv) {
   std::stringstream ss;
   ss << f.rdbuf();
   const std::string ptx = ss.str();
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuCtxCreate(&ctx, nullptr, 0, dev));
+  use_first_device();
   CUmodule mod;
   char log[16384] = {0};
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -68,7 +40,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::map<std::string, std::string> files;
-  for (const Class& c : kClasses) {
+  for (const ptxvm_hw_mma::Class& c : ptxvm_hw_mma::kClasses) {
     const ptxvm_hw_mma::Plan p = ptxvm_hw_mma::plan(c.tmpl, c.out_words);
     CUfunction fn;
     CHECK(cuModuleGetFunction(&fn, mod, c.kernel));
@@ -102,6 +74,6 @@ int main(int argc, char** argv) {
     std::ofstream o(std::string(argv[2]) + "/" + group + ".bin", std::ios::binary);
     o.write(data.data(), std::streamsize(data.size()));
   }
-  std::printf("%zu classes recorded into %zu files\n", sizeof kClasses / sizeof kClasses[0], files.size());
+  std::printf("%zu classes recorded into %zu files\n", sizeof ptxvm_hw_mma::kClasses / sizeof ptxvm_hw_mma::kClasses[0], files.size());
   return 0;
 }

@@ -15,20 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "../driver.h"
 #include "inputs.h"
 
 using namespace ptxvm_hw_video;
 
-#define CHECK(x)                                                                                   \
-  do {                                                                                             \
-    CUresult r_ = (x);                                                                             \
-    if (r_ != CUDA_SUCCESS) {                                                                      \
-      const char* s_;                                                                              \
-      cuGetErrorString(r_, &s_);                                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);                         \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -36,12 +27,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  use_first_device();
 
   const Operands o = operands();
   std::vector<uint32_t> in(o.a);
