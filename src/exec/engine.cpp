@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -52,17 +54,38 @@ private:
   bool run_warp(Warp& w) {
     const lower::Op* ops = launch_.program->ops.data();
     bool progressed = false;
+    // The group that ran last, when it moved on together to `next` (an op that cannot move PCs,
+    // lower::Op::jumps): while the runnable lanes stay the same, no lanes are owed a turn and
+    // every other runnable lane stands at `others` or above, with next < others, the lowest PC
+    // is `next` and its lanes are that group, so that no lanes need comparing.
+    uint32_t last_runnable = 0, last_group = 0, next = 0, others = 0;
     for (uint32_t n = 0; n < kWarpSlice; ++n) {
       uint32_t runnable = w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting;
       if (!runnable) return progressed;
-      // The fast path: every runnable lane at one PC (a converged warp) and no lanes owed a turn.
-      uint32_t pc = w.pc[std::countr_zero(runnable)];
-      uint32_t group = w.favored ? 0 : lanes_at(w, pc) & runnable;
-      if (group == runnable) {
-        ++w.streak;  // the fairness window keeps counting (choose_pc)
+      uint32_t pc, group;
+      if (runnable == last_runnable && next < others && !w.favored) {
+        pc = next;
+        group = last_group;
+        if (group == runnable) {
+          ++w.streak;  // converged: the fairness window keeps counting
+        } else if (uint32_t pool = pool_of(w, runnable); pool != runnable) {
+          pc = lowest(w, pool);  // the window turned: the lanes owed a turn go first
+          group = lanes_at(w, pc) & runnable;
+        }
       } else {
-        pc = choose_pc(w, runnable);
-        group = lanes_at(w, pc) & runnable;
+        // The fast case: every runnable lane at one PC (a converged warp) and no lanes owed a
+        // turn. Else the lowest PC, among the lanes owed a turn if there are any.
+        pc = w.pc[std::countr_zero(runnable)];
+        group = w.favored ? 0 : lanes_at(w, pc) & runnable;
+        if (group == runnable) {
+          ++w.streak;
+          others = UINT32_MAX;
+        } else {
+          uint32_t pool = pool_of(w, runnable);
+          pc = lowest(w, pool);
+          group = lanes_at(w, pc) & runnable;
+          others = pool == runnable ? lowest(w, runnable & ~group) : 0;
+        }
       }
       const lower::Op& op = ops[pc];
       uint32_t exec = group;
@@ -71,13 +94,20 @@ private:
         exec &= op.guard_negated ? ~p : p;
       }
       w.recent |= group;
-      for (int lane = 0; lane < 32; ++lane) {  // branch-free so that it vectorises
-        uint32_t in = -static_cast<uint32_t>((group & kLaneBit[lane]) != 0);
-        w.pc[lane] = (in & (pc + 1)) | (~in & w.pc[lane]);
+      if (group == ~0u) {
+        w.pc.fill(pc + 1);
+      } else {
+        for (int lane = 0; lane < 32; ++lane) {  // branch-free so that it vectorises
+          uint32_t in = -static_cast<uint32_t>((group & kLaneBit[lane]) != 0);
+          w.pc[lane] = (in & (pc + 1)) | (~in & w.pc[lane]);
+        }
       }
       w.current_pc = pc;
       w.group = group;
       if (exec) op.fn(w, op, exec);
+      last_runnable = op.jumps ? 0 : runnable;
+      last_group = group;
+      next = pc + 1;
       // A group that ran (rather than parked at a .sync op) may be what parked lanes wait for:
       // they try again.
       if (!(w.sync_waiting & group)) w.sync_waiting = 0;
@@ -100,17 +130,23 @@ private:
 
   // The lowest PC among runnable lanes reconverges structured code. Every kGroupStreak ops the
   // lanes that did not run in that window get the next window to themselves, so a lane spinning
-  // on a flag that another lane of its warp sets cannot starve it.
-  static uint32_t choose_pc(Warp& w, uint32_t runnable) {
+  // on a flag that another lane of its warp sets cannot starve it. Returns the lanes to choose
+  // from.
+  static uint32_t pool_of(Warp& w, uint32_t runnable) {
     if (++w.streak > kGroupStreak) {
       w.streak = 0;
       w.favored = runnable & ~w.recent;
       w.recent = 0;
     }
-    uint32_t pool = (w.favored & runnable) ? (w.favored & runnable) : runnable;
-    uint32_t lowest = UINT32_MAX;
-    for_lanes(pool, [&](int lane) { lowest = std::min(lowest, w.pc[lane]); });
-    return lowest;
+    return (w.favored & runnable) ? (w.favored & runnable) : runnable;
+  }
+
+  // The lowest PC of the lanes of `pool`.
+  static uint32_t lowest(const Warp& w, uint32_t pool) {
+    uint32_t low = UINT32_MAX;
+    for (int lane = 0; lane < 32; ++lane)  // branch-free so that it vectorises
+      low = std::min(low, pool & kLaneBit[lane] ? w.pc[lane] : UINT32_MAX);
+    return low;
   }
 
   [[noreturn]] void deadlock() {
@@ -145,7 +181,10 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   cta.exited_threads = 0;
   cta.shared.bytes.assign(p.shared_bytes + l.dynamic_shared, 0);
   cta.local.resize(cta.threads);
-  for (auto& b : cta.local) b.bytes.assign(p.local_bytes, 0);
+  for (auto& b : cta.local) {
+    if (p.local_bytes) b.bytes.assign(p.local_bytes, 0);
+    else b.bytes.clear();  // the same, in fewer steps (no local memory is common)
+  }
   uint32_t nwarps = (cta.threads + 31) / 32;
   cta.warps.resize(nwarps);
   for (auto& b : cta.barriers) {  // a fresh Barrier, reusing the vectors of a reused Cta
@@ -188,6 +227,86 @@ uint64_t cta_footprint(const Launch& l) {
 }
 
 namespace {
+
+// Host threads kept from launch to launch: starting threads for each launch costs more than a
+// small grid takes to run. One launch uses them at a time; run() says false to a launch that
+// finds them busy (launches from several host threads at once), which then starts its own.
+class HostThreads {
+public:
+  ~HostThreads() {
+    {
+      std::lock_guard lock(mutex_);
+      quit_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  // Runs job(0) .. job(n - 1) at once, job(0) on the calling thread, and waits for all.
+  bool run(unsigned n, const std::function<void(unsigned)>& job) {
+    std::unique_lock busy(busy_, std::try_to_lock);
+    if (!busy) return false;
+    {
+      std::lock_guard lock(mutex_);
+      while (threads_.size() + 1 < n) {
+        auto index = static_cast<unsigned>(threads_.size() + 1);
+        threads_.emplace_back([this, index, seen = generation_] { serve(index, seen); });
+      }
+      job_ = &job;
+      width_ = n;
+      pending_ = n - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    auto wait = [&] {
+      std::unique_lock lock(mutex_);
+      done_.wait(lock, [&] { return pending_ == 0; });
+    };
+    try {
+      job(0);
+    } catch (...) {
+      wait();  // the others still use this launch's state
+      throw;
+    }
+    wait();
+    return true;
+  }
+
+private:
+  void serve(unsigned index, uint64_t seen) {
+    for (;;) {
+      const std::function<void(unsigned)>* job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return quit_ || generation_ != seen; });
+        if (quit_) return;
+        seen = generation_;
+        if (index >= width_) continue;
+        job = job_;
+      }
+      (*job)(index);
+      {
+        std::lock_guard lock(mutex_);
+        --pending_;
+      }
+      done_.notify_all();
+    }
+  }
+
+  std::mutex busy_;   // held by the launch using the threads
+  std::mutex mutex_;  // guards the fields below
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> threads_;  // threads_[i] runs job(i + 1)
+  const std::function<void(unsigned)>* job_ = nullptr;
+  unsigned width_ = 0, pending_ = 0;
+  uint64_t generation_ = 0;
+  bool quit_ = false;
+};
+
+HostThreads& host_threads() {
+  static HostThreads threads;
+  return threads;
+}
 
 Dim3 unlinear(uint64_t i, Dim3 d) {
   return {static_cast<uint32_t>(i % d.x), static_cast<uint32_t>(i / d.x % d.y),
@@ -250,16 +369,13 @@ std::optional<FaultReport> run(Launch& launch) {
 
   // Each host thread keeps several CTAs resident and interleaves them, so that a CTA spinning
   // on a flag another resident CTA sets makes progress; a cooperative launch keeps the whole
-  // grid resident (grid-wide synchronisation through global memory).
-  size_t residency = launch.cooperative ? (ctas + nthreads - 1) / nthreads
-                                        : std::clamp<size_t>(kResidentBytes / cta_footprint(launch), 1, kResidentCtas);
-  // A non-cooperative launch spreads the CTAs: a host thread fills up to its share of those
-  // not yet taken, so that every host thread gets work.
-  auto share = [&] {
-    if (launch.cooperative) return residency;
-    uint64_t taken = std::min(next.load(), ctas);
-    return std::clamp<size_t>((ctas - taken + nthreads - 1) / nthreads, 1, residency);
-  };
+  // grid resident (grid-wide synchronisation through global memory). Otherwise a host thread
+  // holds no more than its even share of the grid, so that every host thread gets work.
+  uint64_t even_share = (ctas + nthreads - 1) / nthreads;
+  size_t residency = launch.cooperative
+                         ? even_share
+                         : std::clamp<uint64_t>(std::min(kResidentBytes / cta_footprint(launch), even_share), 1,
+                                                kResidentCtas);
   auto started = std::chrono::steady_clock::now();
   auto watchdog_expired = [&] {
     return launch.watchdog_seconds > 0 &&
@@ -283,7 +399,7 @@ std::optional<FaultReport> run(Launch& launch) {
                      *resident.front(), nullptr);
         return;
       }
-      for (size_t cap = share(); resident.size() < cap;) {
+      while (resident.size() < residency) {
         uint64_t i = next.fetch_add(1);
         if (i >= ctas) break;
         if (spare.empty()) spare.push_back(std::make_unique<Cta>());
@@ -312,7 +428,7 @@ std::optional<FaultReport> run(Launch& launch) {
   };
   if (nthreads == 1) {
     worker(0);
-  } else {
+  } else if (!host_threads().run(nthreads, worker)) {  // the pool is busy with another launch
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < nthreads; ++t) pool.emplace_back(worker, t);
     for (auto& t : pool) t.join();

@@ -59,19 +59,26 @@ bool Warp::in_one_allocation(Space space, uint32_t mask, const uint64_t (&addr)[
     if (space == Space::Generic && first >= mem::kParamWindow) return false;  // maybe a window (§6.4.1.1)
     last_global = launch->global->lookup(first);
   }
-  if (!last_global.data || last_global.size < size) return false;
-  // The lowest and highest address and the OR of all (for alignment) over the lanes of `mask`;
-  // lanes outside it count as `first`. Branch-free.
-  uint64_t lo = first, hi = first, bits = 0;
-  for (int lane = 0; lane < 32; ++lane) {
-    const uint64_t a = mask & kLaneBit[lane] ? addr[lane] : first;
-    lo = std::min(lo, a);
-    hi = std::max(hi, a);
-    bits |= a;
-  }
   const uint64_t window = space == Space::Generic ? mem::kParamWindow : ~uint64_t{0};
-  return lo >= last_global.base && hi - last_global.base <= last_global.size - size && hi < window &&
-         (bits & (size - 1)) == 0;
+  if (!last_global.data || last_global.size < size || last_global.base > window ||
+      last_global.size > window - last_global.base)  // all of it below the windows, for a generic access
+    return false;
+  // Every lane's offset into the allocation (lanes outside `mask` count as `first`), the
+  // largest in four independent chains, and the OR of the addresses for alignment.
+  uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, bits = 0;
+  const uint64_t base = last_global.base;
+  auto offset = [&](int lane) {
+    const uint64_t a = mask & kLaneBit[lane] ? addr[lane] : first;
+    bits |= a;
+    return a - base;
+  };
+  for (int lane = 0; lane < 32; lane += 4) {
+    w0 = std::max(w0, offset(lane));
+    w1 = std::max(w1, offset(lane + 1));
+    w2 = std::max(w2, offset(lane + 2));
+    w3 = std::max(w3, offset(lane + 3));
+  }
+  return std::max(std::max(w0, w1), std::max(w2, w3)) <= last_global.size - size && (bits & (size - 1)) == 0;
 }
 
 uint64_t Warp::special(const lower::Arg& a, int lane) const {
@@ -135,13 +142,17 @@ uint64_t Warp::special(const lower::Arg& a, int lane) const {
 void Warp::specials(const lower::Arg& a, uint64_t (&v)[32]) const {
   const Launch& l = *launch;
   switch (static_cast<SpecialReg>(a.reg)) {
-  case SpecialReg::Tid:
-    if (a.component == 0 && l.block.x % 32 == 0) {  // %tid.x of whole warps: consecutive
-      const uint64_t x0 = first_thread % l.block.x;
-      for (int lane = 0; lane < 32; ++lane) v[lane] = x0 + static_cast<uint64_t>(lane);
-      return;
+  case SpecialReg::Tid: {  // consecutive threads: x counts up, carrying into y, then z
+    uint32_t t = first_thread, x = t % l.block.x, y = t / l.block.x % l.block.y, z = t / (l.block.x * l.block.y);
+    for (int lane = 0; lane < 32; ++lane) {
+      v[lane] = a.component == 0 ? x : a.component == 1 ? y : a.component == 2 ? z : 0;
+      if (++x == l.block.x) {
+        x = 0;
+        if (++y == l.block.y) y = 0, ++z;
+      }
     }
-    [[fallthrough]];
+    return;
+  }
   case SpecialReg::Laneid:
   case SpecialReg::LanemaskEq:
   case SpecialReg::LanemaskLe:

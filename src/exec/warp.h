@@ -65,7 +65,9 @@ public:
   std::array<uint32_t, 32> pc{};
   std::vector<uint64_t> regs;   // [slot * 32 + lane]
   std::vector<uint32_t> preds;  // one bit per lane
-  std::array<std::vector<CallFrame>, 32> frames;
+  // Per lane, the calls it is in (sem/control.cpp); empty until the warp's first call, so that
+  // a fresh Warp is cheap to set up.
+  std::vector<std::vector<CallFrame>> frames;
   uint32_t current_pc = 0;      // the op being executed
   uint64_t steps = 0;
   int fault_lane = -1;          // the lane whose access faulted
@@ -115,8 +117,8 @@ public:
     }
   }
 
-  // d = f(src...) with the sources read as T, for the lanes of `mask`. A full warp whose
-  // operands are registers or immediates runs as plain loops over all 32 lanes, which the
+  // d = f(src...) with the sources read as T, for the lanes of `mask`. A full warp with a
+  // register destination and plain() sources runs as loops over all 32 lanes, which the
   // compiler vectorises (registers are lane-major); otherwise lane by lane through get/set.
   template <typename T, typename F, typename... Src>
   [[gnu::always_inline]] void lanewise(uint32_t mask, const lower::Arg& d, F f, const Src&... src) {
@@ -143,6 +145,14 @@ public:
     preds[a.reg] = v ? (preds[a.reg] | bit) : (preds[a.reg] & ~bit);
   }
 
+  // get<bool> of all 32 lanes as a mask: a predicate (negated with `!`) or an immediate at once.
+  uint32_t pred_bits(const lower::Arg& a) {
+    if (a.kind == lower::ArgKind::Pred) return a.negated ? ~preds[a.reg] : preds[a.reg];
+    if (a.kind == lower::ArgKind::Imm) return from_bits<bool>(a.imm) ? ~0u : 0u;
+    uint32_t bits = 0;
+    for (int lane = 0; lane < 32; ++lane) bits |= uint32_t{get<bool>(a, lane)} << lane;
+    return bits;
+  }
   // set_pred for the lanes of `mask` at once: bit `lane` of `bits` for each.
   void set_preds(const lower::Arg& a, uint32_t mask, uint32_t bits) {
     if (a.kind != lower::ArgKind::Pred) return;  // `_` sink

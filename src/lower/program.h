@@ -61,6 +61,10 @@ struct Op {
   std::vector<Arg> args;
   uint32_t guard = kNoReg;  // predicate register, or kNoReg
   bool guard_negated = false;
+  // The handler may set lane PCs (bra, brx.idx, call, ret: sem/control.cpp). Other handlers
+  // leave them alone or park lanes (which the engine sees in the warp's masks); the engine's
+  // converged path relies on it (engine.cpp run_warp).
+  bool jumps = false;
   uint32_t function = 0;    // index into Program::functions
   uint32_t line = 0;        // PTX source line
   uint64_t aux = 0;         // handler-specific, set by its selector

@@ -156,12 +156,37 @@ Space atomic_space(Warp& w, Space space, uint64_t addr, uint32_t size, int l) {
 template <typename T>
 void atomic(Warp& w, const Op& op, uint32_t m) {
   auto combine = reinterpret_cast<Combine>(op.aux);
+  const bool add = combine == &op_add;  // integer add (truncated to T)
   bool has_dest = op.aux2 & kHasDest, cas = op.aux2 & kCas;
   auto space = static_cast<Space>(op.aux2 & 0xff);
   auto n = static_cast<uint32_t>((op.aux2 >> kCountShift) & 0xff);
   const Arg& d = op.args[0];
   const Arg& a = op.args[has_dest ? 1 : 0];
   const Arg& b = op.args[has_dest ? 2 : 1];
+  auto update = [&](uint8_t* p, uint64_t bv, uint64_t cv, bool global) {
+    std::atomic_ref<T> ref(*reinterpret_cast<T*>(p));
+    if (add) return ref.fetch_add(static_cast<T>(bv));  // the same update in one host instruction
+    T old = ref.load();
+    while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, bv, cv, global)))) {
+    }
+    return old;
+  };
+  if (n == 1 && !cas && exec::plain(b) && (!has_dest || d.kind == ArgKind::Reg)) {
+    // The common case at once: every lane's element inside one device allocation (so global and
+    // valid), b read for the whole warp before d is written (d may name b's register).
+    uint64_t addr[32];
+    for (int l = 0; l < 32; ++l) addr[l] = w.address(a, l);
+    if (w.in_one_allocation(space, m, addr, sizeof(T))) {
+      T bv[32];
+      w.gather(b, bv);
+      const mem::GlobalMemory::Range g = w.last_global;
+      for_lanes(m, [&](int l) {
+        T old = update(g.data + (addr[l] - g.base), bv[l], 0, true);
+        if (has_dest) w.slot(d.reg, l) = Warp::to_bits(old);
+      });
+      return;
+    }
+  }
   for_lanes(m, [&](int l) {
     uint64_t addr = w.address(a, l);
     Space where = atomic_space(w, space, addr, static_cast<uint32_t>(sizeof(T) * n), l);
@@ -170,10 +195,7 @@ void atomic(Warp& w, const Op& op, uint32_t m) {
     for (uint32_t i = 0; i < n; ++i) bv[i] = w.get<T>(element(b, i), l);
     uint64_t cv = cas ? w.get<T>(op.args[3], l) : 0;
     for (uint32_t i = 0; i < n; ++i) {
-      std::atomic_ref<T> ref(*reinterpret_cast<T*>(p + i * sizeof(T)));
-      T old = ref.load();
-      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, bv[i], cv, where == Space::Global)))) {
-      }
+      T old = update(p + i * sizeof(T), bv[i], cv, where == Space::Global);
       if (has_dest && (n == 1 || d.kind == ArgKind::Vector)) w.set<T>(element(d, i), l, old);
     }
   });

@@ -200,6 +200,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
     }
     const lower::Function& f = p.functions[target];
     if (!f.defined) return builtin(w, f.name, s, l);
+    if (w.frames.empty()) w.frames.resize(32);
     if (w.frames[l].size() >= kMaxCallDepth) {  // the GPU's call stack is bounded too
       w.fault_lane = l;
       throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, 0, 0,
@@ -237,7 +238,7 @@ void ret(Warp& w, const Op&, uint32_t m) {
   const lower::Program& p = *w.program;
   uint32_t leaving = 0;
   for_lanes(m, [&](int l) {
-    if (w.frames[l].empty()) {  // ret from the kernel ends the thread
+    if (w.frames.empty() || w.frames[l].empty()) {  // ret from the kernel ends the thread
       leaving |= 1u << l;
       return;
     }
@@ -266,18 +267,19 @@ void ret(Warp& w, const Op&, uint32_t m) {
   if (leaving) exit_lanes(w, leaving);
 }
 
-bool select(lower::Handler h, Op& op) {
+bool select(lower::Handler h, Op& op, bool jumps = false) {
   op.fn = h;
+  op.jumps = jumps;  // the handler sets lane PCs (lower::Op::jumps)
   return true;
 }
 
 }  // namespace
 
 void register_control(Registry& r) {
-  r["bra §9.7.12.3"] = [](const isa::Bound&, Op& op, std::string&) { return select(&bra, op); };
-  r["brx.idx §9.7.12.4"] = [](const isa::Bound&, Op& op, std::string&) { return select(&brx_idx, op); };
-  r["call §9.7.12.5"] = [](const isa::Bound&, Op& op, std::string&) { return select(&call, op); };
-  r["ret §9.7.12.6"] = [](const isa::Bound&, Op& op, std::string&) { return select(&ret, op); };
+  r["bra §9.7.12.3"] = [](const isa::Bound&, Op& op, std::string&) { return select(&bra, op, true); };
+  r["brx.idx §9.7.12.4"] = [](const isa::Bound&, Op& op, std::string&) { return select(&brx_idx, op, true); };
+  r["call §9.7.12.5"] = [](const isa::Bound&, Op& op, std::string&) { return select(&call, op, true); };
+  r["ret §9.7.12.6"] = [](const isa::Bound&, Op& op, std::string&) { return select(&ret, op, true); };
   r["exit §9.7.12.7"] = [](const isa::Bound&, Op& op, std::string&) { return select(&exit_op, op); };
 }
 

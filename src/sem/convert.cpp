@@ -115,9 +115,8 @@ void int_to_float(Warp& w, const Op& op, uint32_t mask) {
 void int_to_int(Warp& w, const Op& op, uint32_t mask) {
   const IntType &d = dst_int(op), &s = src_int(op);
   const bool sat = op.aux2 & 16;
-  for_lanes(mask, [&](int l) {
-    w.set<uint64_t>(op.args[0], l, int_result(d, numeric::cvt_int_to_int(d, s, w.get<uint64_t>(op.args[1], l), sat)));
-  });
+  w.lanewise<uint64_t>(mask, op.args[0], [&](uint64_t a) { return int_result(d, numeric::cvt_int_to_int(d, s, a, sat)); },
+                       op.args[1]);
 }
 
 // Random bits for .rs: 13 per f16 element, 16 per bf16 element (numeric/round.h).

@@ -31,10 +31,8 @@ struct Mov {
 };
 void mov_pred(Warp& w, const Op& op, uint32_t m) {
   const Arg& src = op.args[1];
-  for_lanes(m, [&](int l) {
-    bool v = src.kind == ArgKind::Pred ? w.pred(src, l) : w.get<uint64_t>(src, l) != 0;
-    w.set_pred(op.args[0], l, v);
-  });
+  if (src.kind == ArgKind::Pred) return w.set_preds(op.args[0], m, w.pred_bits(src));
+  for_lanes(m, [&](int l) { w.set_pred(op.args[0], l, w.get<uint64_t>(src, l) != 0); });
 }
 
 // mov.bN pack/unpack (§9.7.9.4): {a, b} ▶ d joins elements, lowest first; d ▶ {a, b} splits.
@@ -207,22 +205,23 @@ void cvta(Warp& w, const Op& op, uint32_t m) {
   bool to_generic = op.aux & 1;
   bool param = static_cast<Space>(op.aux2) == Space::Param;
   uint64_t mask = (op.aux & 2) ? 0xffffffffu : ~uint64_t{0};
-  if (!(to_generic && param)) {  // no check: a plain conversion
-    w.lanewise<uint64_t>(m, op.args[0], [&](uint64_t a) {
-      return (to_generic ? a + window : (window && a >= window ? a - window : a)) & mask;
-    }, op.args[1]);
-    return;
-  }
-  for_lanes(m, [&](int l) {
+  // No check: a plain conversion, one loop per case so that each is simple.
+  if (to_generic && !param)
+    return w.lanewise<uint64_t>(m, op.args[0], [=](uint64_t a) { return (a + window) & mask; }, op.args[1]);
+  if (!to_generic && !window)  // global addresses are generic addresses
+    return w.lanewise<uint64_t>(m, op.args[0], [=](uint64_t a) { return a & mask; }, op.args[1]);
+  if (!to_generic)
+    return w.lanewise<uint64_t>(m, op.args[0], [=](uint64_t a) { return (a >= window ? a - window : a) & mask; },
+                                op.args[1]);
+  for_lanes(m, [&](int l) {  // cvta.param to generic: each address checked
     uint64_t a = w.get<uint64_t>(op.args[1], l);
-    if (to_generic && param && a > w.launch->params.bytes.size()) {
+    if (a > w.launch->params.bytes.size()) {
       w.fault_lane = l;
       throw mem::GuestFault{mem::GuestFault::Kind::Invalid, Space::Param, a, 0,
                             "cvta.param of an address that is not a kernel parameter address (undefined, "
                             "PTX §9.7.9.20; a device function's parameter is .local: §5.1.6.4)"};
     }
-    uint64_t r = to_generic ? a + window : (window && a >= window ? a - window : a);
-    w.set<uint64_t>(op.args[0], l, r & mask);
+    w.set<uint64_t>(op.args[0], l, (a + window) & mask);
   });
 }
 

@@ -33,9 +33,7 @@ struct Logic {
 // .pred operands: predicates (negated with `!`) or the immediates 0 and 1.
 template <Bool B>
 void pred_logic(Warp& w, const Op& op, uint32_t m) {
-  for_lanes(m, [&](int l) {
-    w.set_pred(op.args[0], l, combine<B>(w.get<bool>(op.args[1], l), w.get<bool>(op.args[2], l)));
-  });
+  w.set_preds(op.args[0], m, combine<B>(w.pred_bits(op.args[1]), w.pred_bits(op.args[2])));
 }
 
 template <typename T>
@@ -45,7 +43,7 @@ struct Not {
   }
 };
 void not_pred(Warp& w, const Op& op, uint32_t m) {
-  for_lanes(m, [&](int l) { w.set_pred(op.args[0], l, !w.get<bool>(op.args[1], l)); });
+  w.set_preds(op.args[0], m, ~w.pred_bits(op.args[1]));
 }
 template <typename T>
 struct Cnot {

@@ -64,13 +64,13 @@ struct Rendezvous {
 };
 
 // Lane `l` names `mask` at `o`: "undefined if the executing thread is not in membermask".
-uint32_t own_mask(Warp& w, const Op& o, int l) {
-  uint32_t mask = w.get<uint32_t>(o.args.back(), l);
+uint32_t checked_mask(Warp& w, const Op& o, int l, uint32_t mask) {
   if (!((mask >> l) & 1u))
     undefined(w, l, "'" + o.text + "': lane " + std::to_string(l) + " is not in its membermask " + hex(mask) +
                         " (undefined, PTX §9.7.13)");
   return mask;
 }
+uint32_t own_mask(Warp& w, const Op& o, int l) { return checked_mask(w, o, l, w.get<uint32_t>(o.args.back(), l)); }
 
 // Gathers the rendezvous of the lanes `m` running `op` (w.group: the lanes at it, guards
 // false included). The lanes their masks name must have arrived: be in the group, have
@@ -79,9 +79,13 @@ uint32_t own_mask(Warp& w, const Op& o, int l) {
 // the engine retries parked lanes after any other lane of the warp moves.
 bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
   uint32_t need = 0;
+  const Arg& member = op.args.back();
+  uint32_t masks[32];
+  if (exec::plain(member)) w.gather(member, masks);  // the 32 lanes' masks at once
+  else for_lanes(m, [&](int l) { masks[l] = w.get<uint32_t>(member, l); });
   for_lanes(m, [&](int l) {
     r.op[l] = &op;
-    need |= r.mask[l] = own_mask(w, op, l);
+    need |= r.mask[l] = checked_mask(w, op, l, masks[l]);
   });
   r.lanes = m;
   for (;;) {
@@ -145,7 +149,8 @@ void shfl(Warp& w, const Op& op, uint32_t m) {
   // Each lane's operands come from its own instruction; when that is `op` for every lane and
   // they are registers or immediates, they are read for the whole warp at once.
   uint32_t source[32], bs[32], cs[32];
-  if (r.lanes == m && exec::plain(op.args[1]) && exec::plain(op.args[2]) && exec::plain(op.args[3])) {
+  const bool one_op = r.lanes == m && exec::plain(op.args[1]) && exec::plain(op.args[2]) && exec::plain(op.args[3]);
+  if (one_op) {
     w.gather(op.args[1], source);
     w.gather(op.args[2], bs);
     w.gather(op.args[3], cs);
@@ -156,23 +161,38 @@ void shfl(Warp& w, const Op& op, uint32_t m) {
       cs[l] = w.get<uint32_t>(r.op[l]->args[3], l);
     });
   }
-  for_lanes(r.lanes, [&](int lane) {
-    const Op& o = *r.op[lane];
-    int bval = static_cast<int>(bs[lane] & 0x1f);
-    uint32_t c = cs[lane];
-    int cval = static_cast<int>(c & 0x1f), segmask = static_cast<int>((c >> 8) & 0x1f);
-    int max_lane = (lane & segmask) | (cval & ~segmask), min_lane = lane & segmask;
-    int j = 0;
-    bool pval = false;
-    switch (o.aux) {
-    case 0: j = lane - bval; pval = j >= max_lane; break;
-    case 1: j = lane + bval; pval = j <= max_lane; break;
-    case 2: j = lane ^ bval; pval = j <= max_lane; break;
-    default: j = min_lane | (bval & ~segmask); pval = j <= max_lane; break;
-    }
-    if (!pval) j = lane;
-    set_pair(w, o.args[0], lane, source[j], pval);
-  });
+  // The mode is the rendezvous's (same_kind), a template argument of the lane loop.
+  uint32_t d[32], p = 0;
+  auto each_lane = [&]<int kMode>() {
+    for_lanes(r.lanes, [&](int lane) {
+      int bval = static_cast<int>(bs[lane] & 0x1f);
+      uint32_t c = cs[lane];
+      int cval = static_cast<int>(c & 0x1f), segmask = static_cast<int>((c >> 8) & 0x1f);
+      int max_lane = (lane & segmask) | (cval & ~segmask), min_lane = lane & segmask;
+      int j = 0;
+      bool pval = false;
+      if constexpr (kMode == 0) j = lane - bval, pval = j >= max_lane;
+      else if constexpr (kMode == 1) j = lane + bval, pval = j <= max_lane;
+      else if constexpr (kMode == 2) j = lane ^ bval, pval = j <= max_lane;
+      else j = min_lane | (bval & ~segmask), pval = j <= max_lane;
+      d[lane] = source[pval ? j : lane];
+      p |= uint32_t{pval} << lane;
+    });
+  };
+  switch (op.aux) {
+  case 0: each_lane.operator()<0>(); break;
+  case 1: each_lane.operator()<1>(); break;
+  case 2: each_lane.operator()<2>(); break;
+  default: each_lane.operator()<3>(); break;
+  }
+  const Arg& dst = op.args[0];
+  const Arg& value = dst.kind == ArgKind::Vector ? dst.elems[0] : dst;
+  if (one_op && value.kind == ArgKind::Reg) {  // one instruction's destinations, written at once
+    for_lanes(m, [&](int l) { w.slot(value.reg, l) = d[l]; });
+    if (dst.kind == ArgKind::Vector) w.set_preds(dst.elems[1], m, p);
+    return;
+  }
+  for_lanes(r.lanes, [&](int l) { set_pair(w, r.op[l]->args[0], l, d[l], (p >> l) & 1u); });
 }
 
 // vote.sync.mode d, p, membermask (§9.7.13.9); aux: 0 all, 1 any, 2 uni, 3 ballot.
