@@ -34,11 +34,12 @@ std::vector<T> decompress(const unsigned char* xz, size_t size, size_t count = k
 struct Table {
   const unsigned char* xz;
   size_t size;
-  std::once_flag once;
-  std::vector<int8_t> delta;
+  size_t count = kMantissas;
+  std::once_flag once{};
+  std::vector<int8_t> delta{};
 
   const std::vector<int8_t>& get() {
-    std::call_once(once, [this] { delta = decompress<int8_t>(xz, size); });
+    std::call_once(once, [this] { delta = decompress<int8_t>(xz, size, count); });
     return delta;
   }
 };
@@ -88,9 +89,14 @@ struct ValueTable {
   }
 };
 
-Table rcp_e0{kSfu_rcp_e0_delta, sizeof kSfu_rcp_e0_delta, {}, {}};
-Table rsqrt_e[2] = {{kSfu_rsqrt_e0_delta, sizeof kSfu_rsqrt_e0_delta, {}, {}}, {kSfu_rsqrt_e1_delta, sizeof kSfu_rsqrt_e1_delta, {}, {}}};
-Table sqrt_e[2] = {{kSfu_sqrt_e0_delta, sizeof kSfu_sqrt_e0_delta, {}, {}}, {kSfu_sqrt_e1_delta, sizeof kSfu_sqrt_e1_delta, {}, {}}};
+Table rcp_e0{kSfu_rcp_e0_delta, sizeof kSfu_rcp_e0_delta};
+Table rsqrt_e[2] = {{kSfu_rsqrt_e0_delta, sizeof kSfu_rsqrt_e0_delta}, {kSfu_rsqrt_e1_delta, sizeof kSfu_rsqrt_e1_delta}};
+Table sqrt_e[2] = {{kSfu_sqrt_e0_delta, sizeof kSfu_sqrt_e0_delta}, {kSfu_sqrt_e1_delta, sizeof kSfu_sqrt_e1_delta}};
+// The f64 forms: over the 2^20 upper-word mantissas.
+constexpr size_t kUpperMantissas = size_t{1} << 20;
+Table rcp64_e0{kSfu_rcp64_e0_delta, sizeof kSfu_rcp64_e0_delta, kUpperMantissas};
+Table rsqrt64_e[2] = {{kSfu_rsqrt64_e0_delta, sizeof kSfu_rsqrt64_e0_delta, kUpperMantissas},
+                      {kSfu_rsqrt64_e1_delta, sizeof kSfu_rsqrt64_e1_delta, kUpperMantissas}};
 DiffTable ex2_pos{kSfu_ex2_pos_diff, sizeof kSfu_ex2_pos_diff, {}, {}, {}};
 DiffTable ex2_neg{kSfu_ex2_neg_diff, sizeof kSfu_ex2_neg_diff, {}, {}, {}};
 ValueTable lg2_one{kSfu_lg2_one_diff32, sizeof kSfu_lg2_one_diff32, 0u};             // lg2 of [1, 2)
@@ -178,6 +184,23 @@ uint32_t sfu_tanh(uint32_t x_bits) {
   if (e > 2) return sign | 0x3f800000u;
   TanhTable& t = tanh_tables[e + 9];
   return sign | t.table.at((x_bits & 0x7fffff) >> t.k);
+}
+
+uint64_t sfu_approx64(SfuFn fn, uint64_t x_bits) {
+  const int field = static_cast<int>((x_bits >> 52) & 0x7ff);
+  const size_t m = (x_bits >> 32) & 0xfffff;
+  const int e = field - 1023;
+  const int p = fn == SfuFn::Rcp ? 0 : e & 1;
+  Table& t = fn == SfuFn::Rcp ? rcp64_e0 : rsqrt64_e[p];
+  const uint64_t x0 = (static_cast<uint64_t>(1023 + p) << 52) | (static_cast<uint64_t>(m) << 32);
+  const uint32_t hi = static_cast<uint32_t>(sfu_reference64(fn, x0) >> 32) +
+                      static_cast<uint32_t>(static_cast<int32_t>(t.get()[m]));
+  const int k = fn == SfuFn::Rcp ? -e : -(e - p) / 2;
+  const int f = static_cast<int>((hi >> 20) & 0x7ff) + k;
+  const uint64_t sign = x_bits & 0x8000000000000000ull;
+  if (f <= 0) return sign;                              // below the normal range: flushed
+  if (f >= 2047) return sign | 0x7ff0000000000000ull;  // (not reached from a normal x)
+  return sign | (static_cast<uint64_t>((static_cast<uint32_t>(f) << 20) | (hi & 0xfffff)) << 32);
 }
 
 }  // namespace ptxvm::numeric

@@ -35,4 +35,11 @@ uint32_t sfu_lg2(uint32_t x_bits);
 // sfu/tanh_e<E>_k<k>.diff32.xz).
 uint32_t sfu_tanh(uint32_t x_bits);
 
+// rcp/rsqrt.approx.ftz.f64 of a normal x (positive for rsqrt) (§9.7.3.14, §9.7.3.17): the unit
+// reads the upper word of x and writes the upper word of the result (lower word zero), whose
+// mantissa depends on the upper 20 mantissa bits (and, for rsqrt, the exponent's parity) only:
+// sfu/rcp64_e0.delta.xz, sfu/rsqrt64_e{0,1}.delta.xz over them. Results below the normal range
+// flush to zero.
+uint64_t sfu_approx64(SfuFn fn, uint64_t x_bits);
+
 }  // namespace ptxvm::numeric

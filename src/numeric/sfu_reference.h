@@ -23,4 +23,16 @@ inline uint32_t sfu_reference(SfuFn fn, uint32_t x_bits) {
   return bits;
 }
 
+// The f64 forms (rcp/rsqrt.approx.ftz.f64) read the upper word of x only: the f64 result for that
+// upper word (lower word zero), truncated to its upper word (lower word zero).
+inline uint64_t sfu_reference64(SfuFn fn, uint64_t x_bits) {
+  double x;
+  const uint64_t upper = x_bits & 0xffffffff00000000ull;
+  std::memcpy(&x, &upper, 8);
+  const double r = fn == SfuFn::Rcp ? 1.0 / x : 1.0 / std::sqrt(x);
+  uint64_t bits;
+  std::memcpy(&bits, &r, 8);
+  return bits & 0xffffffff00000000ull;
+}
+
 }  // namespace ptxvm::numeric

@@ -440,16 +440,19 @@ void ex2_approx(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
-// rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 (§9.7.3.14, §9.7.3.17): the function of the
-// upper word of a (1.11.20), truncated to the upper word, lower word zero (sm_90's word is at
-// most one unit above this). Subnormals flush; a NaN result is 0x7fffffff00000000 (the ISA's
-// canonical NaN for these forms).
+// rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 (§9.7.3.14, §9.7.3.17): the special-function unit's
+// function of the upper word of a, as the upper word of the result, lower word zero
+// (numeric/sfu.h). Subnormals flush; a NaN result is 0x7fffffff00000000 (the ISA's canonical NaN
+// for these forms).
 template <bool kRsqrt>
 void approx_f64(Warp& w, const Op& op, uint32_t mask) {
   for_lanes(mask, [&](int l) {
     const uint64_t a = w.get<uint64_t>(op.args[1], l);
     double x = std::bit_cast<double>(a & 0xffffffff00000000ull);
     if (std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0, x);
+    if (std::isnormal(x) && (!kRsqrt || x > 0))  // the special-function unit (numeric/sfu.h)
+      return w.set<uint64_t>(op.args[0], l, numeric::sfu_approx64(kRsqrt ? numeric::SfuFn::Rsqrt : numeric::SfuFn::Rcp,
+                                                                   std::bit_cast<uint64_t>(x)));
     double r = kRsqrt ? 1.0 / std::sqrt(x) : 1.0 / x;
     if (std::fpclassify(r) == FP_SUBNORMAL) r = std::copysign(0.0, r);
     const uint64_t d = std::bit_cast<uint64_t>(r) & 0xffffffff00000000ull;

@@ -30,6 +30,55 @@ F(k_ex2, "ex2.approx.ftz.f32")
 F(k_lg2, "lg2.approx.ftz.f32")
 F(k_tanh, "tanh.approx.f32")
 
+#define F64(name, insn)                                                     \
+  __global__ void name(const double* x, double* y, int n) {                \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                          \
+    if (i < n) {                                                            \
+      double r;                                                             \
+      asm(insn " %0, %1;" : "=d"(r) : "d"(x[i]));                           \
+      y[i] = r;                                                             \
+    }                                                                       \
+  }
+F64(k_rcp64, "rcp.approx.ftz.f64")
+F64(k_rsqrt64, "rsqrt.approx.ftz.f64")
+
+// rcp/rsqrt.approx.ftz.f64 read the upper word of x (sign, exponent, 20 mantissa bits) and write
+// the upper word of the result. Over the 2^20 upper mantissas at exponent 0 (and 1 for rsqrt),
+// int8 deltas of the result's upper word from sfu_reference64; checked here to hold at other
+// exponents and whatever the lower word.
+int record_f64(const char* dir, double* dx, double* dy) {
+  const int n = 1 << 20;
+  std::vector<uint64_t> x(n), y(n);
+  struct T { const char* name; void (*k)(const double*, double*, int); ptxvm::numeric::SfuFn fn; int p; };
+  const T tables[] = {{"rcp64_e0", k_rcp64, ptxvm::numeric::SfuFn::Rcp, 0},
+                      {"rsqrt64_e0", k_rsqrt64, ptxvm::numeric::SfuFn::Rsqrt, 0},
+                      {"rsqrt64_e1", k_rsqrt64, ptxvm::numeric::SfuFn::Rsqrt, 1}};
+  for (const T& t : tables) {
+    std::vector<int8_t> delta(n);
+    for (int e : {t.p, t.p + 2, t.p - 2, t.p + 10, t.p - 10, t.p + 500, t.p - 500, t.p + 1, t.p - 1}) {
+      if ((e - t.p) % 2 != 0 && t.fn != ptxvm::numeric::SfuFn::Rcp) continue;  // rsqrt: same parity
+      for (int m = 0; m < n; ++m)
+        x[m] = (uint64_t(1023 + e) << 52) | (uint64_t(m) << 32) | (e == t.p ? 0 : uint32_t(m * 2654435761u));
+      cudaMemcpy(dx, x.data(), 8ull * n, cudaMemcpyHostToDevice);
+      t.k<<<n / 256, 256>>>(dx, dy, n);
+      cudaMemcpy(y.data(), dy, 8ull * n, cudaMemcpyDeviceToHost);
+      for (int m = 0; m < n; ++m) {
+        const uint64_t ref = ptxvm::numeric::sfu_reference64(t.fn, x[m]);
+        const int64_t d = int64_t(y[m] >> 32) - int64_t(ref >> 32);
+        if (uint32_t(y[m]) != 0 || d < -127 || d > 127) { std::fprintf(stderr, "%s: %016llx -> %016llx\n", t.name, (unsigned long long)x[m], (unsigned long long)y[m]); return 1; }
+        if (e == t.p) delta[m] = int8_t(d);
+        else if (delta[m] != int8_t(d)) { std::fprintf(stderr, "%s: exponent %d differs at %d\n", t.name, e, m); return 1; }
+      }
+    }
+    char path[256];
+    std::snprintf(path, sizeof path, "%s/%s.delta", dir, t.name);
+    FILE* o = std::fopen(path, "wb");
+    std::fwrite(delta.data(), 1, n, o);
+    std::fclose(o);
+  }
+  return 0;
+}
+
 // tanh over every exponent E in [-9, 2] (tanh is odd; above it is ±1, below it x: checked
 // here): the unit keeps only the top 23-k mantissa bits of x, k found per exponent, so each table
 // holds 2^(23-k) results, as int32 differences between consecutive result bit patterns from the
@@ -159,7 +208,9 @@ int main(int argc, char** argv) {
     std::fclose(o);
   }
   const char* dir = argc > 1 ? argv[1] : ".";
-  if (record_ex2(dir, dx, dy) || record_lg2(dir, dx, dy) || record_tanh(dir, dx, dy)) return 1;
-  std::printf("recorded %zu tables, ex2's two, lg2's two and tanh's\n", sizeof tables / sizeof tables[0]);
+  if (record_ex2(dir, dx, dy) || record_lg2(dir, dx, dy) || record_tanh(dir, dx, dy) ||
+      record_f64(dir, reinterpret_cast<double*>(dx), reinterpret_cast<double*>(dy)))
+    return 1;
+  std::printf("recorded %zu tables, ex2's two, lg2's two, tanh's and the f64 three\n", sizeof tables / sizeof tables[0]);
   return 0;
 }
