@@ -460,15 +460,28 @@ void approx_f64(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
-// rsqrt.approx.f64: 1/sqrt(a) in host double arithmetic (within 1 ulp of sm_90's software
-// sequence); NaN results follow the f64 NaN rules of arith.
+// rsqrt.approx.f64 (§9.7.3.16) as ptxas 13.0 compiles it for sm_90 (its SASS): y = MUFU.RSQ64H of
+// the upper word (numeric/sfu.h), then one refinement y + y*e*(0.5 + 0.375 e) with e = 1 - a*y*y,
+// in f64 multiplications and fused multiply-adds rounding to nearest even. Outside the positive
+// normals: a subnormal is scaled by 2^54 first and the result by 2^27; ±0 gives ±Inf, +Inf gives
+// 0, a NaN a + a, a negative a the NaN 0xfff8000000000000.
+double rsqrt_refined(double a) {
+  const double y = std::bit_cast<double>(numeric::sfu_approx64(numeric::SfuFn::Rsqrt, std::bit_cast<uint64_t>(a)));
+  const double e = std::fma(a, -(y * y), 1.0);
+  return std::fma(std::fma(e, 0.375, 0.5), y * e, y);
+}
 void rsqrt_f64(Warp& w, const Op& op, uint32_t mask) {
   for_lanes(mask, [&](int l) {
     const uint64_t a = w.get<uint64_t>(op.args[1], l);
-    const double r = 1.0 / std::sqrt(std::bit_cast<double>(a));
-    // NaN: a NaN a quieted, else the invalid-operation NaN (as arith).
-    const uint64_t nan = fp::is_nan64(a) ? a | fp::kQuiet64 : 0xfff8000000000000ull;
-    w.set<uint64_t>(op.args[0], l, std::isnan(r) ? nan : std::bit_cast<uint64_t>(r));
+    const double x = std::bit_cast<double>(a);
+    uint64_t r;
+    if (static_cast<uint32_t>(a >> 32) - 0x100000u < 0x7fe00000u) r = std::bit_cast<uint64_t>(rsqrt_refined(x));
+    else if (x == 0) r = (a & 0x8000000000000000ull) | 0x7ff0000000000000ull;
+    else if (std::isnan(x)) r = a | fp::kQuiet64;
+    else if (a >> 63) r = 0xfff8000000000000ull;
+    else if (std::isinf(x)) r = 0;
+    else r = std::bit_cast<uint64_t>(rsqrt_refined(x * 0x1p54) * 0x1p27);
+    w.set<uint64_t>(op.args[0], l, r);
   });
 }
 
