@@ -61,10 +61,10 @@ class Launch:
         self.grid, self.block = list(grid), list(block)
         self.args, self.shared_bytes = args, shared_bytes
         self.cooperative, self.printf = cooperative, printf
-        # Launches whose results go through .approx instructions (ex2, lg2, sin, cos, rsqrt,
-        # div.full ...), which ptxvm computes within the ISA's error bounds but not bit for bit
-        # like the GPU's function units: {"rtol", "atol", "unspecified": outputs -> mask of
-        # elements the ISA leaves unspecified}. None: bit for bit.
+        # Launches whose results go through the .approx instructions ptxvm computes within the
+        # ISA's error bounds but not yet bit for bit (sin, cos): {"rtol", "atol",
+        # "unspecified": outputs -> mask of elements the ISA leaves unspecified}. None: bit for
+        # bit.
         self.approx = approx
 
     def buffers(self):
