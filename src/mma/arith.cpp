@@ -123,6 +123,26 @@ struct Products {
   const Product* end() const { return items.data() + n; }
 };
 
+// sig * 2^exp (negated if `negative`) truncated toward zero to a multiple of 2^q, in units of
+// 2^q. Every significand here is below 2^25 (products of 11-bit significands, f32
+// accumulators), and exp - q <= 25, so the term is (sig << 39) >> (q + 39 - exp) with a right
+// shift of at least 14 — computed without branches (hmma_tile's inner loop).
+inline int64_t truncated(uint64_t sig, int exp, int q, bool negative) {
+  const unsigned shift = static_cast<unsigned>(q + 39 - exp);
+  const uint64_t keep = -static_cast<uint64_t>(shift < 64);
+  const int64_t v = static_cast<int64_t>(((sig << 39) >> (shift & 63)) & keep);
+  const int64_t negate = -static_cast<int64_t>(negative);  // 0 or -1
+  return (v ^ negate) - negate;
+}
+
+// The block's exact sum (units of 2^q) rounded once into `out`; overflow gives infinity.
+uint64_t round_block_sum(int64_t sum, int q, const Format& out, Round r) {
+  if (sum == 0) return 0;
+  const bool neg = sum < 0;
+  const numeric::Encoded e = numeric::encode_magnitude(out, neg, static_cast<uint64_t>(neg ? -sum : sum), q, r);
+  return e.overflow ? infinity(out, neg) : (neg ? out.sign_bit() : 0) | e.code;
+}
+
 uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const Format& out,
                     Round r) {
   int emax = INT_MIN;
@@ -131,33 +151,10 @@ uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const For
   if (acc_nonzero) emax = std::max(emax, nominal(acc.sig, acc.exp, acc_emin));
   if (emax == INT_MIN) return 0;  // only zeros: +0 whatever their signs (H200)
   const int q = emax - kHmmaFractionBits;
-  // sig * 2^exp truncated toward zero to a multiple of 2^q, in units of 2^q. Every significand
-  // here is below 2^25 (products of 11-bit significands, f32 accumulators), and exp - q <= 25,
-  // so the term is (sig << 39) >> (q + 39 - exp) with a right shift of at least 14: no branch.
-  auto truncated = [q](uint64_t sig, int exp, bool negative) -> int64_t {
-    const unsigned shift = static_cast<unsigned>(q + 39 - exp);
-    const int64_t v = shift >= 64 ? 0 : static_cast<int64_t>((sig << 39) >> shift);
-    return negative ? -v : v;
-  };
   int64_t sum = 0;
-  for (const Product& p : ps) sum += truncated(p.sig, p.exp, p.negative);
-  if (acc_nonzero) sum += truncated(acc.sig, acc.exp, acc.negative);
-  if (sum == 0) return 0;
-  const bool neg = sum < 0;
-  const numeric::Encoded e = numeric::encode_magnitude(out, neg, static_cast<uint64_t>(neg ? -sum : sum), q, r);
-  if (e.overflow) return infinity(out, neg);
-  return (neg ? out.sign_bit() : 0) | e.code;
-}
-
-// x + y rounded to nearest even in `f` (IEEE addition; both finite or handled by the caller).
-uint64_t add_rn(const Term& x, const Term& y, const Format& f) {
-  ExactSum s;
-  const bool xz = x.cls == Class::Zero, yz = y.cls == Class::Zero;
-  if (xz && yz) return zero_bits(f, x.negative && y.negative);
-  if (!xz) s.add(x.negative, x.sig, x.exp);
-  if (!yz) s.add(y.negative, y.sig, y.exp);
-  if (s.zero()) return 0;
-  return s.round(f, Round::RN);
+  for (const Product& p : ps) sum += truncated(p.sig, p.exp, q, p.negative);
+  if (acc_nonzero) sum += truncated(acc.sig, acc.exp, q, acc.negative);
+  return round_block_sum(sum, q, out, r);
 }
 
 Term as_term(const Format& f, uint64_t bits) {
@@ -200,9 +197,8 @@ Recipe recipe(const FloatClass& cls) {
   return {Path::Hmma, cls.k};
 }
 
-// ---- IEEE binary32 arithmetic of the FFMA emulation (canonical NaN, round to nearest even) --
-Term ieee_fma_f32(const Term& x, const Term& y, const Term& z) {
-  const Format& f = numeric::kF32;
+// ---- IEEE arithmetic of the emulations (FFMA/FADD, HADD2; canonical NaN, nearest even) -----
+Term ieee_fma(const Term& x, const Term& y, const Term& z, const Format& f) {
   Special sp;
   sp.product(x, y);
   sp.addend(z);
@@ -219,13 +215,14 @@ Term ieee_fma_f32(const Term& x, const Term& y, const Term& z) {
   return as_term(f, s.round(f, Round::RN));
 }
 
-Term ieee_add_f32(const Term& x, const Term& z) {
+Term ieee_add(const Term& x, const Term& z, const Format& f) {
   const Term one{false, Class::Normal, 1, 0};
-  return ieee_fma_f32(x, one, z);
+  return ieee_fma(x, one, z, f);
 }
 
-// An f32 value into `out` (f32, or f16 rounding to nearest even; NaN becomes canonical).
-uint64_t f32_to(const Format& out, const Term& t) {
+// A value into `out`, rounding to nearest even (exact when it is one of out's values); NaN
+// becomes canonical.
+uint64_t to_format(const Format& out, const Term& t) {
   if (t.cls == Class::NaN) return canonical_nan(out);
   if (t.cls == Class::Inf) return infinity(out, t.negative);
   if (t.cls == Class::Zero) return zero_bits(out, t.negative);
@@ -251,18 +248,19 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
   const Format& out = format_of(cls.d);
   if (rc.path == Path::FfmaChain || rc.path == Path::FfmaPairs) {
     // f16 m8n8k4 as ptxas emulates it: f32 FMUL/FFMA/FADD, each IEEE, rounding to nearest even.
-    auto p = [&](unsigned k, const Term& acc) { return ieee_fma_f32(at[k], bt[k], acc); };
+    const Format& f32 = numeric::kF32;
+    auto p = [&](unsigned k, const Term& acc) { return ieee_fma(at[k], bt[k], acc, f32); };
     const Term zero{false, Class::Zero, 0, 0};
     Term sum;
     if (rc.path == Path::FfmaChain) {  // ((((0 + a0b0) + a1b1) + a2b2) + a3b3) + C
       sum = zero;
       for (unsigned k = 0; k < 4; ++k) sum = p(k, sum);
-      sum = ieee_add_f32(ct, sum);
+      sum = ieee_add(ct, sum, f32);
     } else {  // (C + (a0b0 + a1b1)) + (a2b2 + a3b3), each pair an FMUL then an FFMA
       const Term negative_zero{true, Class::Zero, 0, 0};
-      sum = ieee_add_f32(ieee_add_f32(ct, p(1, p(0, negative_zero))), p(3, p(2, negative_zero)));
+      sum = ieee_add(ieee_add(ct, p(1, p(0, negative_zero)), f32), p(3, p(2, negative_zero)), f32);
     }
-    return f32_to(out, sum);
+    return to_format(out, sum);
   }
 
   // HMMA blocks (the operands' nominal exponents are those of the HMMA's input format).
@@ -314,7 +312,7 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
   }
   running.addend(ct);
   if (running.any()) return running.bits(out);
-  return add_rn(ct, acc, out);
+  return to_format(out, ieee_add(ct, acc, out));
 }
 
 uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
@@ -460,25 +458,9 @@ bool hmma_tile(const FloatClass& cls, unsigned rows, unsigned cols, const uint64
       }
       const int q = emax - kHmmaFractionBits;
       int64_t sum = 0;
-      for (unsigned kk = 0; kk < k; ++kk) {  // as hmma_block's `truncated`, without branches
-        const unsigned shift = static_cast<unsigned>(q + 39 - ae[kk] - be[kk]);
-        const uint64_t keep = -static_cast<uint64_t>(shift < 64);
-        const int64_t v = static_cast<int64_t>((((as[kk] * bs[kk]) << 39) >> (shift & 63)) & keep);
-        const int64_t negate = -static_cast<int64_t>(ag[kk] ^ bg[kk]);  // 0 or -1
-        sum += (v ^ negate) - negate;
-      }
-      if (c_nz) {
-        const unsigned shift = static_cast<unsigned>(q + 39 - ct.exp);
-        const int64_t v = shift >= 64 ? 0 : static_cast<int64_t>((ct.sig << 39) >> shift);
-        sum += ct.negative ? -v : v;
-      }
-      if (sum == 0) {
-        d[i * cols + j] = 0;
-        continue;
-      }
-      const bool neg = sum < 0;
-      const numeric::Encoded e = numeric::encode_magnitude(out, neg, static_cast<uint64_t>(neg ? -sum : sum), q, r);
-      d[i * cols + j] = e.overflow ? infinity(out, neg) : (neg ? out.sign_bit() : 0) | e.code;
+      for (unsigned kk = 0; kk < k; ++kk) sum += truncated(as[kk] * bs[kk], ae[kk] + be[kk], q, ag[kk] ^ bg[kk]);
+      if (c_nz) sum += truncated(ct.sig, ct.exp, q, ct.negative);
+      d[i * cols + j] = round_block_sum(sum, q, out, r);
     }
   }
   return true;
