@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "../../../src/numeric/sfu_reference.h"
@@ -42,6 +43,23 @@ F(k_tanh, "tanh.approx.f32")
 F64(k_rcp64, "rcp.approx.ftz.f64")
 F64(k_rsqrt64, "rsqrt.approx.ftz.f64")
 
+// y = kernel(x) over x.size() elements, through the device buffers dx, dy (large enough).
+template <typename T, typename X, typename Y>
+void run(void (*kernel)(const T*, T*, int), T* dx, T* dy, const std::vector<X>& x, std::vector<Y>& y) {
+  static_assert(sizeof(X) == sizeof(T) && sizeof(Y) == sizeof(T));
+  const int n = int(x.size());
+  cudaMemcpy(dx, x.data(), sizeof(T) * n, cudaMemcpyHostToDevice);
+  kernel<<<(n + 255) / 256, 256>>>(dx, dy, n);
+  cudaMemcpy(y.data(), dy, sizeof(T) * n, cudaMemcpyDeviceToHost);
+}
+
+template <typename T>
+void write_table(const std::string& path, const std::vector<T>& v) {
+  FILE* o = std::fopen(path.c_str(), "wb");
+  std::fwrite(v.data(), sizeof(T), v.size(), o);
+  std::fclose(o);
+}
+
 // rcp/rsqrt.approx.ftz.f64 read the upper word of x (sign, exponent, 20 mantissa bits) and write
 // the upper word of the result. Over the 2^20 upper mantissas at exponent 0 (and 1 for rsqrt),
 // int8 deltas of the result's upper word from sfu_reference64; checked here to hold at other
@@ -59,9 +77,7 @@ int record_f64(const char* dir, double* dx, double* dy) {
       if ((e - t.p) % 2 != 0 && t.fn != ptxvm::numeric::SfuFn::Rcp) continue;  // rsqrt: same parity
       for (int m = 0; m < n; ++m)
         x[m] = (uint64_t(1023 + e) << 52) | (uint64_t(m) << 32) | (e == t.p ? 0 : uint32_t(m * 2654435761u));
-      cudaMemcpy(dx, x.data(), 8ull * n, cudaMemcpyHostToDevice);
-      t.k<<<n / 256, 256>>>(dx, dy, n);
-      cudaMemcpy(y.data(), dy, 8ull * n, cudaMemcpyDeviceToHost);
+      run(t.k, dx, dy, x, y);
       for (int m = 0; m < n; ++m) {
         const uint64_t ref = ptxvm::numeric::sfu_reference64(t.fn, x[m]);
         const int64_t d = int64_t(y[m] >> 32) - int64_t(ref >> 32);
@@ -70,11 +86,7 @@ int record_f64(const char* dir, double* dx, double* dy) {
         else if (delta[m] != int8_t(d)) { std::fprintf(stderr, "%s: exponent %d differs at %d\n", t.name, e, m); return 1; }
       }
     }
-    char path[256];
-    std::snprintf(path, sizeof path, "%s/%s.delta", dir, t.name);
-    FILE* o = std::fopen(path, "wb");
-    std::fwrite(delta.data(), 1, n, o);
-    std::fclose(o);
+    write_table(std::string(dir) + "/" + t.name + ".delta", delta);
   }
   return 0;
 }
@@ -88,9 +100,7 @@ int record_tanh(const char* dir, float* dx, float* dy) {
   std::vector<uint32_t> x(n), y(n);
   for (int e = -24; e <= 3; ++e) {
     for (int m = 0; m < n; ++m) x[m] = (uint32_t(127 + e) << 23) | m;
-    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
-    k_tanh<<<n / 256, 256>>>(dx, dy, n);
-    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    run(k_tanh, dx, dy, x, y);
     if (e < -9 || e > 2) {  // below: x itself; above: 1
       for (int m = 0; m < n; ++m)
         if (y[m] != (e < -9 ? x[m] : 0x3f800000u)) {
@@ -114,11 +124,8 @@ int record_tanh(const char* dir, float* dx, float* dy) {
       previous = y[size_t(i) << k];
     }
     diff[0] = int32_t(y[0]);  // the first entry itself
-    char path[256];
-    std::snprintf(path, sizeof path, "%s/tanh_e%s%d_k%d.diff32", dir, e < 0 ? "m" : "", e < 0 ? -e : e, k);
-    FILE* o = std::fopen(path, "wb");
-    std::fwrite(diff.data(), 4, diff.size(), o);
-    std::fclose(o);
+    write_table(std::string(dir) + "/tanh_e" + (e < 0 ? "m" : "") + std::to_string(e < 0 ? -e : e) + "_k" +
+                    std::to_string(k) + ".diff32", diff);
   }
   return 0;
 }
@@ -131,20 +138,14 @@ int record_lg2(const char* dir, float* dx, float* dy) {
   std::vector<uint32_t> x(n), y(n);
   for (int half = 0; half < 2; ++half) {
     for (int m = 0; m < n; ++m) x[m] = (uint32_t(127 - half) << 23) | m;
-    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
-    k_lg2<<<n / 256, 256>>>(dx, dy, n);
-    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    run(k_lg2, dx, dy, x, y);
     std::vector<int32_t> diff(n);
     uint32_t previous = half ? 0xbf800000u : 0u;
     for (int m = 0; m < n; ++m) {
       diff[m] = int32_t(y[m] - previous);
       previous = y[m];
     }
-    char path[256];
-    std::snprintf(path, sizeof path, "%s/lg2_%s.diff32", dir, half ? "half" : "one");
-    FILE* o = std::fopen(path, "wb");
-    std::fwrite(diff.data(), 4, n, o);
-    std::fclose(o);
+    write_table(std::string(dir) + "/lg2_" + (half ? "half" : "one") + ".diff32", diff);
   }
   return 0;
 }
@@ -158,9 +159,7 @@ int record_ex2(const char* dir, float* dx, float* dy) {
   std::vector<uint32_t> y(n);
   for (int sign = 0; sign < 2; ++sign) {
     for (int i = 0; i < n; ++i) x[i] = (sign ? -1.0f : 1.0f) * float(i) * 0x1p-23f;
-    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
-    k_ex2<<<n / 256, 256>>>(dx, dy, n);
-    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    run(k_ex2, dx, dy, x, y);
     std::vector<int8_t> diff(n);
     uint32_t previous = 0x3f800000u;  // ex2(0)
     for (int i = 0; i < n; ++i) {
@@ -169,11 +168,7 @@ int record_ex2(const char* dir, float* dx, float* dy) {
       diff[i] = int8_t(d);
       previous = y[i];
     }
-    char path[256];
-    std::snprintf(path, sizeof path, "%s/ex2_%s.diff", dir, sign ? "neg" : "pos");
-    FILE* o = std::fopen(path, "wb");
-    std::fwrite(diff.data(), 1, n, o);
-    std::fclose(o);
+    write_table(std::string(dir) + "/ex2_" + (sign ? "neg" : "pos") + ".diff", diff);
   }
   return 0;
 }
@@ -192,20 +187,14 @@ int main(int argc, char** argv) {
   cudaMalloc(&dy, 4ull * n);
   for (const Table& t : tables) {
     for (int m = 0; m < n; ++m) x[m] = (uint32_t(127 + t.exponent) << 23) | m;
-    cudaMemcpy(dx, x.data(), 4ull * n, cudaMemcpyHostToDevice);
-    t.k<<<n / 256, 256>>>(dx, dy, n);
-    cudaMemcpy(y.data(), dy, 4ull * n, cudaMemcpyDeviceToHost);
+    run(t.k, dx, dy, x, y);
     std::vector<int8_t> delta(n);
     for (int m = 0; m < n; ++m) {
       const int64_t d = int64_t(y[m]) - int64_t(ptxvm::numeric::sfu_reference(t.fn, x[m]));
       if (d < -127 || d > 127) { std::fprintf(stderr, "%s: delta %lld at %d\n", t.name, (long long)d, m); return 1; }
       delta[m] = int8_t(d);
     }
-    char path[256];
-    std::snprintf(path, sizeof path, "%s/%s.delta", argc > 1 ? argv[1] : ".", t.name);
-    FILE* o = std::fopen(path, "wb");
-    std::fwrite(delta.data(), 1, n, o);
-    std::fclose(o);
+    write_table(std::string(argc > 1 ? argv[1] : ".") + "/" + t.name + ".delta", delta);
   }
   const char* dir = argc > 1 ? argv[1] : ".";
   if (record_ex2(dir, dx, dy) || record_lg2(dir, dx, dy) || record_tanh(dir, dx, dy) ||
