@@ -114,6 +114,53 @@ TanhTable tanh_tables[] = {TANH(-9, em9, 0), TANH(-8, em8, 6), TANH(-7, em7, 6),
                            TANH(-1, em1, 4), TANH(0, e0, 3), TANH(1, e1, 2), TANH(2, e2, 3)};
 #undef TANH
 
+// sin or cos over half a period, [0, 1/2) turns in 2^24 steps (record_trig.cu): stored as int32
+// second differences of the results read as ordered integers (+0 .. +Inf as 0 .. 0x7f800000, -0
+// as -1, -d as -1 - |d|), decompressed once into the result bits.
+constexpr size_t kHalfPeriod = size_t{1} << 24;
+struct TrigTable {
+  const unsigned char* xz;
+  size_t size;
+  std::once_flag once{};
+  std::vector<uint32_t> value{};
+
+  uint32_t at(size_t i) {
+    std::call_once(once, [this] {
+      value = decompress<uint32_t>(xz, size, kHalfPeriod);
+      uint32_t p1 = 0, p2 = 0;  // the two previous ordered integers (wrapping arithmetic)
+      for (uint32_t& v : value) {
+        const uint32_t s = v + 2 * p1 - p2;
+        p2 = p1;
+        p1 = s;
+        v = static_cast<int32_t>(s) >= 0 ? s : 0x80000000u | static_cast<uint32_t>(-1 - static_cast<int32_t>(s));
+      }
+    });
+    return value[i];
+  }
+};
+TrigTable sin_half{kSfu_sin_half_d2, sizeof kSfu_sin_half_d2};
+TrigTable cos_half{kSfu_cos_half_d2, sizeof kSfu_cos_half_d2};
+
+// The table index of x and whether it lies in the second half period: t = RZ(x * f32(1/(2 pi)))
+// (ptxas's FMUL.RZ before MUFU.SIN/COS; the product is exact in f64), then |t| mod 1 in fixed
+// point with 25 fraction bits, truncated.
+struct TrigIndex {
+  size_t half;
+  bool second;
+};
+TrigIndex trig_index(uint32_t x_bits) {
+  float x, c;
+  const uint32_t c_bits = 0x3e22f983u;  // f32(1/(2 pi))
+  std::memcpy(&x, &x_bits, 4);
+  std::memcpy(&c, &c_bits, 4);
+  const double p = static_cast<double>(x) * static_cast<double>(c);
+  float t = static_cast<float>(p);
+  if (std::fabs(static_cast<double>(t)) > std::fabs(p)) t = std::nextafter(t, 0.0f);
+  const double a = std::fabs(static_cast<double>(t));
+  const auto g = static_cast<size_t>((a - std::floor(a)) * 0x1p25);
+  return {g & (kHalfPeriod - 1), (g >> 24) != 0};
+}
+
 // y (a positive normal f32) scaled by 2^k: +Inf above the normal range, rounded to nearest even
 // into the subnormals below it (rcp's results there are the H200's bit for bit; ex2.approx.f32's
 // differ by one unit in 2 of the 15,204 recorded operands, tests/hw/float: the unit rounds from
@@ -184,6 +231,16 @@ uint32_t sfu_tanh(uint32_t x_bits) {
   if (e > 2) return sign | 0x3f800000u;
   TanhTable& t = tanh_tables[e + 9];
   return sign | t.table.at((x_bits & 0x7fffff) >> t.k);
+}
+
+uint32_t sfu_sin(uint32_t x_bits) {
+  const TrigIndex i = trig_index(x_bits);
+  return sin_half.at(i.half) ^ (i.second ? 0x80000000u : 0) ^ (x_bits & 0x80000000u);
+}
+
+uint32_t sfu_cos(uint32_t x_bits) {
+  const TrigIndex i = trig_index(x_bits);
+  return cos_half.at(i.half) ^ (i.second ? 0x80000000u : 0);
 }
 
 uint64_t sfu_approx64(SfuFn fn, uint64_t x_bits) {

@@ -1,4 +1,4 @@
-// The H200's special-function unit for rcp, rsqrt, sqrt, lg2, ex2 and tanh .approx on f32 (PTX
+// The H200's special-function unit for rcp, rsqrt, sqrt, lg2, ex2, tanh, sin and cos .approx on f32 (PTX
 // §9.7.3.13, §9.7.3.15-16, §9.7.3.19-20, §9.7.3.22; 001_23fdd5978b24a3ed.txt), bit for bit. Its result's mantissa depends on
 // the input's mantissa only (rsqrt and sqrt: and the exponent's parity), and the exponent is
 // exact (tests/hw/sfu/README.md). So one table per function and parity, recorded on an H200 over
@@ -34,6 +34,14 @@ uint32_t sfu_lg2(uint32_t x_bits);
 // the unit's result for x's exponent and the top 23 - k mantissa bits (k = 0..6 by exponent;
 // sfu/tanh_e<E>_k<k>.diff32.xz).
 uint32_t sfu_tanh(uint32_t x_bits);
+
+// sin/cos.approx of a finite x (§9.7.3.18-19): ptxas scales x to turns t = RZ(x * f32(1/(2 pi)));
+// the unit takes |t| mod 1 in fixed point with 25 fraction bits, truncated. sin is odd, cos even,
+// and both change sign over half a period exactly, so one table over [0, 1/2) each gives every
+// result (sfu/{sin,cos}_half.d2.xz; tests/hw/sfu/record_trig.cu checked the model on 18.9 M random
+// inputs of every magnitude). Subnormal flushing is the caller's.
+uint32_t sfu_sin(uint32_t x_bits);
+uint32_t sfu_cos(uint32_t x_bits);
 
 // rcp/rsqrt.approx.ftz.f64 of a normal x (positive for rsqrt) (§9.7.3.14, §9.7.3.17): the unit
 // reads the upper word of x and writes the upper word of the result (lower word zero), whose

@@ -326,18 +326,9 @@ float canonical32() { return std::bit_cast<float>(0x7fffffffu); }
 
 enum class Fn : uint8_t { Rcp, Sqrt, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh };
 
-// sin/cos.approx first scale the argument to turns with one f32 multiplication by 1/(2 pi),
-// rounded toward zero (sm_90's results beyond small arguments show this truncation;
-// tests/hw/float), then take the function of that many turns.
-double turns(float x) {
-  const uint64_t t = fp::arith(kF32, fp::Kind::Mul, std::bit_cast<uint32_t>(x), 0x3e22f983u /* 1/(2 pi) */, 0,
-                               static_cast<uint64_t>(numeric::Round::RZ));
-  return 2 * M_PI * static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(t)));
-}
-
 // rcp, sqrt and rsqrt of a finite non-zero x (positive for the roots), lg2 of a positive normal
-// x, ex2 of a finite x and tanh come from the H200's special-function unit tables
-// (numeric/sfu.h), bit for bit; the rest (sin, cos; specials) in double arithmetic.
+// x, ex2, sin and cos of a finite x and tanh come from the H200's special-function unit tables
+// (numeric/sfu.h), bit for bit; the special operands in double arithmetic.
 float approx(Fn fn, float x) {
   const double d = x;
   const uint32_t bits = std::bit_cast<uint32_t>(x);
@@ -352,8 +343,12 @@ float approx(Fn fn, float x) {
     case Fn::Rsqrt:
       if (table) return std::bit_cast<float>(numeric::sfu_approx(numeric::SfuFn::Rsqrt, bits));
       return static_cast<float>(1.0 / std::sqrt(d));
-    case Fn::Sin: return static_cast<float>(std::sin(turns(x)));
-    case Fn::Cos: return static_cast<float>(std::cos(turns(x)));
+    case Fn::Sin:
+      if (std::isfinite(x)) return std::bit_cast<float>(numeric::sfu_sin(bits));
+      return static_cast<float>(std::sin(d));
+    case Fn::Cos:
+      if (std::isfinite(x)) return std::bit_cast<float>(numeric::sfu_cos(bits));
+      return static_cast<float>(std::cos(d));
     case Fn::Lg2:
       if (std::isnormal(x) && x > 0) return std::bit_cast<float>(numeric::sfu_lg2(bits));
       return static_cast<float>(std::log2(d));

@@ -55,17 +55,11 @@ class Launch:
     buffer starts with the array's contents and is compared after the launch),
     or (kind, value) scalars with kind in u32, s32, u64, f32, f64."""
 
-    def __init__(self, name, ptx, kernel, grid, block, args, shared_bytes=0, cooperative=False, printf=False,
-                 approx=None):
+    def __init__(self, name, ptx, kernel, grid, block, args, shared_bytes=0, cooperative=False, printf=False):
         self.name, self.ptx, self.kernel = name, ptx, kernel
         self.grid, self.block = list(grid), list(block)
         self.args, self.shared_bytes = args, shared_bytes
         self.cooperative, self.printf = cooperative, printf
-        # Launches whose results go through the .approx instructions ptxvm computes within the
-        # ISA's error bounds but not yet bit for bit (sin, cos): {"rtol", "atol",
-        # "unspecified": outputs -> mask of elements the ISA leaves unspecified}. None: bit for
-        # bit.
-        self.approx = approx
 
     def buffers(self):
         return [(a[0], a[1], a[2]) for a in self.args if a[0] in ("in", "out")]
@@ -219,16 +213,10 @@ def all_launches():
     y = r.f32(n, -6.0, 6.0)
     y[y == 0] = 0.5
     x[:8] = [0.0, -0.0, 1e-40, -1e-40, 88.7, -104.0, 3.4e38, np.inf]
-    # __sinf(x), __cosf(y) (sin/cos.approx, columns 10 and 11) have no error bound outside
-    # [-100*pi, 100*pi] (PTX §9.7.3.18-19): there the GPU's value is its own.
-    def trig_out_of_range(out, x=x, y=y, n=n):
-        mask = np.zeros((n, 16), bool)
-        mask[:, 10] = ~(np.abs(x) <= 100 * np.pi)
-        mask[:, 11] = ~(np.abs(y) <= 100 * np.pi)
-        return mask.reshape(-1)
+    # __sinf(x), __cosf(y): sin/cos.approx, bit-exact (src/numeric/sfu.h), also beyond 100 pi
+    # where the ISA bounds no error.
     L.append(Launch("float_math", mf, "float_math", [4], [128],
-                    [("in", "x", x), ("in", "y", y), ("out", "out", z(16 * n, np.float32)), ("s32", n)],
-                    approx={"rtol": 4e-6, "atol": 1e-6, "unspecified": trig_out_of_range}))
+                    [("in", "x", x), ("in", "y", y), ("out", "out", z(16 * n, np.float32)), ("s32", n)]))
     r = Rng(5004)
     rows, cols = 6, 700
     L.append(Launch("softmax_rows", mf, "softmax_rows", [rows], [128],
@@ -255,10 +243,10 @@ def all_launches():
     # --- Triton (two trailing null pointers: Triton's global and profile scratch) ---
     meta = _triton_meta()
 
-    def triton(name, grid, args, approx=None):
+    def triton(name, grid, args):
         m = meta[name]
         return Launch("triton_" + name, m["ptx"], m["kernel"], grid, [m["block"]],
-                      args + [("u64", 0), ("u64", 0)], shared_bytes=m["shared_bytes"], approx=approx)
+                      args + [("u64", 0), ("u64", 0)], shared_bytes=m["shared_bytes"])
 
     r = Rng(7001)
     n = 1000

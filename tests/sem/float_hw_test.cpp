@@ -140,7 +140,8 @@ bool is_approx(const std::string& insn) {
                             "lg2.approx.f32", "lg2.approx.ftz.f32", "ex2.approx.f16", "ex2.approx.f16x2",
                             "ex2.approx.ftz.bf16", "ex2.approx.ftz.bf16x2", "tanh.approx.f32",
                             "tanh.approx.f16", "tanh.approx.f16x2", "tanh.approx.bf16", "tanh.approx.bf16x2",
-                            "rcp.approx.ftz.f64", "rsqrt.approx.ftz.f64", "rsqrt.approx.f64"})
+                            "rcp.approx.ftz.f64", "rsqrt.approx.ftz.f64", "rsqrt.approx.f64", "sin.approx.f32",
+                            "sin.approx.ftz.f32", "cos.approx.f32", "cos.approx.ftz.f32"})
     if (insn == exact) return false;
   return insn.find(".approx") != std::string::npos || insn.find(".full") != std::string::npos;
 }
