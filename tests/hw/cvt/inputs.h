@@ -1,7 +1,5 @@
 // Inputs of the cvt hardware vectors, regenerated from a seed: shared, unchanged, by
 // record_cvt.cu (which ran on the GPU) and the C++ test that replays them.
-// splitmix64 (Steele, Lea, Flood 2014): s += 0x9e3779b97f4a7c15; z = s; z = (z ^ z>>30) *
-// 0xbf58476d1ce4e5b9; z = (z ^ z>>27) * 0x94d049bb133111eb; return z ^ z>>31.
 #pragma once
 
 #include <cmath>
@@ -9,14 +7,11 @@
 #include <cstring>
 #include <vector>
 
+#include "../splitmix64.h"
+
 namespace ptxvm_hw {
 
-inline uint64_t splitmix64(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using ptxvm_hw_seed::splitmix64;
 
 inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 inline uint64_t f64_bits(double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; }

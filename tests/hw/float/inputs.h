@@ -7,14 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "../splitmix64.h"
+
 namespace ptxvm_hw_float {
 
-inline uint64_t splitmix64(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using ptxvm_hw_seed::splitmix64;
 
 // An IEEE binary format by its field widths.
 struct Fmt {
