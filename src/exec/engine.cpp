@@ -53,11 +53,13 @@ private:
   // Runs one slice of `w`; false when no lane could move.
   bool run_warp(Warp& w) {
     const lower::Op* ops = launch_.program->ops.data();
+    const uint64_t step_limit = launch_.step_limit;
     bool progressed = false;
-    // The group that ran last, when it moved on together to `next` (an op that cannot move PCs,
-    // lower::Op::jumps): while the runnable lanes stay the same, no lanes are owed a turn and
-    // every other runnable lane stands at `others` or above, with next < others, the lowest PC
-    // is `next` and its lanes are that group, so that no lanes need comparing.
+    // The group that ran last, when it moved on together to `next` (after an op that cannot move
+    // PCs, lower::Op::jumps, or a branch the whole group took, Op::branches): while the runnable
+    // lanes stay the same, no lanes are owed a turn and every other runnable lane stands at
+    // `others` or above, with next < others, the lowest PC is `next` and its lanes are that
+    // group, so that no lanes need comparing.
     uint32_t last_runnable = 0, last_group = 0, next = 0, others = 0;
     for (uint32_t n = 0; n < kWarpSlice; ++n) {
       uint32_t runnable = w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting;
@@ -105,15 +107,17 @@ private:
       w.current_pc = pc;
       w.group = group;
       if (exec) op.fn(w, op, exec);
-      last_runnable = op.jumps ? 0 : runnable;
+      // The group stays together at a known PC after an op that moved no PCs (it did not jump,
+      // or its guard held for no lane) and after a branch that all of it took.
+      last_runnable = !op.jumps || !exec || (op.branches && exec == group) ? runnable : 0;
       last_group = group;
-      next = pc + 1;
+      next = op.branches && exec ? op.args[0].reg : pc + 1;
       // A group that ran (rather than parked at a .sync op) may be what parked lanes wait for:
       // they try again.
       if (!(w.sync_waiting & group)) w.sync_waiting = 0;
       ++w.steps;
       progressed = true;
-      if (launch_.step_limit && w.steps > launch_.step_limit)
+      if (step_limit && w.steps > step_limit)
         throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
                               "step limit exceeded (possible infinite loop)"};
       if (done(w)) return true;
@@ -144,8 +148,10 @@ private:
   // The lowest PC of the lanes of `pool`.
   static uint32_t lowest(const Warp& w, uint32_t pool) {
     uint32_t low = UINT32_MAX;
-    for (int lane = 0; lane < 32; ++lane)  // branch-free so that it vectorises
-      low = std::min(low, pool & kLaneBit[lane] ? w.pc[lane] : UINT32_MAX);
+    for (int lane = 0; lane < 32; ++lane) {  // branch-free so that it vectorises
+      const uint32_t outside = -static_cast<uint32_t>((pool & kLaneBit[lane]) == 0);
+      low = std::min(low, w.pc[lane] | outside);  // UINT32_MAX for a lane outside the pool
+    }
     return low;
   }
 
@@ -180,14 +186,18 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   cta.threads = static_cast<uint32_t>(l.block.count());
   cta.exited_threads = 0;
   cta.shared.bytes.assign(p.shared_bytes + l.dynamic_shared, 0);
-  cta.local.resize(cta.threads);
-  for (auto& b : cta.local) {
-    if (p.local_bytes) b.bytes.assign(p.local_bytes, 0);
-    else b.bytes.clear();  // the same, in fewer steps (no local memory is common)
+  if (p.local_bytes || !cta.locals_empty || cta.local.size() != cta.threads) {
+    cta.local.resize(cta.threads);
+    for (auto& b : cta.local) {
+      if (p.local_bytes) b.bytes.assign(p.local_bytes, 0);
+      else b.bytes.clear();  // the same, in fewer steps (no local memory is common)
+    }
   }
+  cta.locals_empty = !p.local_bytes;
   uint32_t nwarps = (cta.threads + 31) / 32;
   cta.warps.resize(nwarps);
   for (auto& b : cta.barriers) {  // a fresh Barrier, reusing the vectors of a reused Cta
+    if (!cta.barriers_used) break;  // none changed since they were fresh
     std::vector<uint32_t> waiting = std::move(b.waiting), red_waiting = std::move(b.red_waiting);
     waiting.assign(nwarps, 0);
     red_waiting.clear();
@@ -195,24 +205,38 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     b.waiting = std::move(waiting);
     b.red_waiting = std::move(red_waiting);
   }
+  cta.barriers_used = false;
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
     std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers
     std::vector<uint32_t> preds = std::move(w.preds);
+    // and the allocations found by an earlier CTA of this launch (they cannot change during it)
+    const bool same_launch = w.launch == &l;
+    const mem::GlobalMemory::Range last_global = w.last_global, other_global = w.other_global;
     w = Warp{};
     w.regs = std::move(regs);
     w.preds = std::move(preds);
+    if (same_launch) w.last_global = last_global, w.other_global = other_global;
     w.cta = &cta;
     w.launch = &l;
     w.program = &p;
     w.shared_data = cta.shared.bytes.data();
     w.shared_size = cta.shared.bytes.size();
+    w.param_data = const_cast<uint8_t*>(l.params.bytes.data());  // as access_checked reaches it
+    w.param_size = l.params.bytes.size();
     w.index = i;
     w.first_thread = i * 32;
     uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);
     w.alive = n == 32 ? ~0u : (1u << n) - 1;
     w.pc.fill(l.kernel->entry);
-    w.regs.assign(size_t{p.reg_slots} * 32, 0);
+    // A reused Warp of this launch zeroes only the registers a thread may read before writing
+    // them (lower::Function::zeroed_slots); the others it writes before anything can see them.
+    if (same_launch) {
+      for (auto [first, count] : l.kernel->zeroed_slots)
+        std::fill_n(w.regs.begin() + ptrdiff_t{first} * 32, size_t{count} * 32, 0);
+    } else {
+      w.regs.assign(size_t{p.reg_slots} * 32, 0);
+    }
     w.preds.assign(p.pred_regs, 0);
   }
 }
@@ -316,6 +340,7 @@ Dim3 unlinear(uint64_t i, Dim3 d) {
 }  // namespace
 
 void release_barriers(Cta& cta) {
+  if (!cta.barriers_used) return;  // no thread arrived at any barrier
   uint32_t live = cta.threads - cta.exited_threads;
   for (Barrier& b : cta.barriers) {
     if (b.arrived == 0) continue;

@@ -68,8 +68,10 @@ struct Cta {
   const Launch* launch = nullptr;
   mem::Buffer shared;
   std::vector<mem::Buffer> local;  // per thread
+  bool locals_empty = false;       // every buffer of `local` is empty (alloca clears it)
   std::vector<Warp> warps;
   std::array<Barrier, 16> barriers;
+  bool barriers_used = true;       // a barrier op ran since `barriers` were fresh (sem/sync.cpp)
   uint32_t threads = 0;
   uint32_t exited_threads = 0;
   unsigned host_thread = 0;

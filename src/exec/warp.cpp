@@ -33,7 +33,7 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
   uint8_t* p = nullptr;
   switch (space) {
   case Space::Global:
-    if (offset - last_global.base >= last_global.size) last_global = launch->global->lookup(offset);
+    if (offset - last_global.base >= last_global.size) find_global(offset);
     if (last_global.data && size <= last_global.size - (offset - last_global.base))
       p = last_global.data + (offset - last_global.base);
     break;
@@ -52,33 +52,53 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
   return p;
 }
 
-bool Warp::in_one_allocation(Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size) {
-  if ((space != Space::Global && space != Space::Generic) || !std::has_single_bit(size) || !mask) return false;
-  uint64_t first = addr[std::countr_zero(mask)];
-  if (first - last_global.base >= last_global.size) {
-    if (space == Space::Generic && first >= mem::kParamWindow) return false;  // maybe a window (§6.4.1.1)
-    last_global = launch->global->lookup(first);
+void Warp::find_global(uint64_t address) {
+  if (address - other_global.base < other_global.size) std::swap(last_global, other_global);
+  else other_global = std::exchange(last_global, launch->global->lookup(address));
+}
+
+Warp::Span Warp::span(Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size) {
+  if (!power_of_two(size) || !mask) return {};
+  // The region the first lane's address falls in: shared memory (directly or through the generic
+  // window, §6.4.1.1) or a device allocation, for a generic address one wholly below the windows.
+  const uint64_t first = addr[std::countr_zero(mask)];
+  Span s;
+  uint64_t extent;
+  if (space == Space::Shared || (space == Space::Generic && first - mem::kSharedWindow < mem::kWindowSize)) {
+    s = {shared_data, space == Space::Shared ? 0 : mem::kSharedWindow};
+    extent = shared_size;
+  } else if (space == Space::Global || (space == Space::Generic && first < mem::kParamWindow)) {
+    if (first - last_global.base >= last_global.size) find_global(first);
+    if (space == Space::Generic && last_global.size > mem::kParamWindow - last_global.base) return {};
+    s = {last_global.data, last_global.base};
+    extent = last_global.size;
+  } else {
+    return {};
   }
-  const uint64_t window = space == Space::Generic ? mem::kParamWindow : ~uint64_t{0};
-  if (!last_global.data || last_global.size < size || last_global.base > window ||
-      last_global.size > window - last_global.base)  // all of it below the windows, for a generic access
-    return false;
-  // Every lane's offset into the allocation (lanes outside `mask` count as `first`), the
-  // largest in four independent chains, and the OR of the addresses for alignment.
-  uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, bits = 0;
-  const uint64_t base = last_global.base;
-  auto offset = [&](int lane) {
-    const uint64_t a = mask & kLaneBit[lane] ? addr[lane] : first;
-    bits |= a;
-    return a - base;
-  };
-  for (int lane = 0; lane < 32; lane += 4) {
-    w0 = std::max(w0, offset(lane));
-    w1 = std::max(w1, offset(lane + 1));
-    w2 = std::max(w2, offset(lane + 2));
-    w3 = std::max(w3, offset(lane + 3));
+  if (!s.data || extent < size) return {};
+  // Every lane's offset into the region (lanes outside `mask` count as `first`): their OR, in a
+  // loop that vectorises, bounds them all (no offset exceeds the OR of all of them); only when
+  // it does not fit (a region whose size is not a power of two, accessed near its end) the
+  // largest offset decides. The OR of the addresses gives the alignment.
+  const uint64_t* a = addr;
+  uint64_t masked[32];
+  if (mask != ~0u) {
+    for (int lane = 0; lane < 32; ++lane) masked[lane] = mask & kLaneBit[lane] ? addr[lane] : first;
+    a = masked;
   }
-  return std::max(std::max(w0, w1), std::max(w2, w3)) <= last_global.size - size && (bits & (size - 1)) == 0;
+  const uint64_t limit = extent - size;
+  uint64_t any = 0, bits = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    bits |= a[lane];
+    any |= a[lane] - s.base;
+  }
+  if (bits & (size - 1)) return {};
+  if (any > limit) {
+    uint64_t largest = 0;
+    for (int lane = 0; lane < 32; ++lane) largest = std::max(largest, a[lane] - s.base);
+    if (largest > limit) return {};
+  }
+  return s;
 }
 
 uint64_t Warp::special(const lower::Arg& a, int lane) const {
@@ -143,7 +163,13 @@ void Warp::specials(const lower::Arg& a, uint64_t (&v)[32]) const {
   const Launch& l = *launch;
   switch (static_cast<SpecialReg>(a.reg)) {
   case SpecialReg::Tid: {  // consecutive threads: x counts up, carrying into y, then z
-    uint32_t t = first_thread, x = t % l.block.x, y = t / l.block.x % l.block.y, z = t / (l.block.x * l.block.y);
+    uint32_t t = first_thread, x = t, y = 0, z = 0;
+    if (t >= l.block.x) x = t % l.block.x, y = t / l.block.x % l.block.y, z = t / (l.block.x * l.block.y);
+    if (x + 32 <= l.block.x) {  // the common case: no carry within the warp
+      const uint64_t same = a.component == 1 ? y : a.component == 2 ? z : 0;
+      for (int lane = 0; lane < 32; ++lane) v[lane] = a.component == 0 ? x + static_cast<uint32_t>(lane) : same;
+      return;
+    }
     for (int lane = 0; lane < 32; ++lane) {
       v[lane] = a.component == 0 ? x : a.component == 1 ? y : a.component == 2 ? z : 0;
       if (++x == l.block.x) {

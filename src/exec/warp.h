@@ -27,6 +27,26 @@ inline void for_lanes(uint32_t mask, F&& f) {
   }
 }
 
+// for_lanes for a cheap body: a full warp runs as a plain loop over the 32 lanes, with no bit
+// scan per lane.
+template <typename F>
+[[gnu::always_inline]] inline void for_lanes_dense(uint32_t mask, F&& f) {
+  if (mask == ~0u) {
+    for (int lane = 0; lane < 32; ++lane) f(lane);
+  } else {
+    for_lanes(mask, f);
+  }
+}
+
+// std::popcount and std::has_single_bit are library calls on x86-64 without -mpopcnt; the hot
+// paths count lanes and test access sizes with these plain-arithmetic forms instead.
+inline uint32_t lane_count(uint32_t mask) {
+  mask -= (mask >> 1) & 0x55555555u;
+  mask = (mask & 0x33333333u) + ((mask >> 2) & 0x33333333u);
+  return (((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+inline bool power_of_two(uint32_t x) { return x && !(x & (x - 1)); }
+
 // 1 << lane, as a table so that loops over all 32 lanes need no variable shifts and vectorise.
 inline constexpr auto kLaneBit = [] {
   std::array<uint32_t, 32> bits{};
@@ -71,11 +91,16 @@ public:
   uint32_t current_pc = 0;      // the op being executed
   uint64_t steps = 0;
   int fault_lane = -1;          // the lane whose access faulted
-  // The device allocation this warp touched last: allocations cannot change during a launch.
-  mem::GlobalMemory::Range last_global;
+  // The device allocations this warp touched last and the one before (kernels often alternate
+  // between two arrays): allocations cannot change during a launch, so they are kept from CTA to
+  // CTA (engine.cpp init_cta).
+  mem::GlobalMemory::Range last_global, other_global;
   // The CTA's shared memory (Cta::shared, sized once per CTA), for access's fast path.
   uint8_t* shared_data = nullptr;
   uint64_t shared_size = 0;
+  // The launch's kernel parameter buffer (Launch::params), likewise.
+  uint8_t* param_data = nullptr;
+  uint64_t param_size = 0;
   // Scheduler fairness window (engine.cpp): lanes that ran lately, lanes owed a turn.
   uint32_t recent = 0, favored = 0, streak = 0;
 
@@ -117,18 +142,43 @@ public:
     }
   }
 
-  // d = f(src...) with the sources read as T, for the lanes of `mask`. A full warp with a
-  // register destination and plain() sources runs as loops over all 32 lanes, which the
-  // compiler vectorises (registers are lane-major); otherwise lane by lane through get/set.
+  // The 32 values of a plain() operand as register bits: the register's own row, or `tmp`
+  // filled with the immediate or the special register.
+  [[gnu::always_inline]] const uint64_t* row(const lower::Arg& a, uint64_t (&tmp)[32]) const {
+    if (a.kind == lower::ArgKind::Reg) return &regs[size_t{a.reg} * 32];
+    if (a.kind == lower::ArgKind::Imm) {
+      for (int lane = 0; lane < 32; ++lane) tmp[lane] = a.imm;
+    } else {
+      specials(a, tmp);
+    }
+    return tmp;
+  }
+
+  // d = f(src...) with the sources read as T, for the lanes of `mask`. With a register
+  // destination and plain() sources it runs as loops over all 32 lanes, which the compiler
+  // vectorises (registers are lane-major); a partial mask then keeps the old value of the lanes
+  // outside it, branch-free. That computes f for lanes outside the mask too, on whatever their
+  // registers hold: f must be a pure function, defined for every input (no host trap), as every
+  // instruction's semantics is. The sources' registers are read in place: the destination's
+  // row is either one of theirs or no part of any (rows do not overlap), so no lane reads what
+  // another lane wrote (GCC ivdep). Otherwise lane by lane through get/set.
   template <typename T, typename F, typename... Src>
   [[gnu::always_inline]] void lanewise(uint32_t mask, const lower::Arg& d, F f, const Src&... src) {
-    if (mask == ~0u && d.kind == lower::ArgKind::Reg && (plain(src) && ...)) {
-      T v[sizeof...(Src)][32];
-      size_t i = 0;
-      (gather(src, v[i++]), ...);
+    if (d.kind == lower::ArgKind::Reg && (plain(src) && ...)) {
+      uint64_t tmp[sizeof...(Src)][32];
       uint64_t* out = &regs[size_t{d.reg} * 32];
       [&]<size_t... I>(std::index_sequence<I...>) {
-        for (int lane = 0; lane < 32; ++lane) out[lane] = to_bits(f(v[I][lane]...));
+        const uint64_t* in[] = {row(src, tmp[I])...};
+        if (mask == ~0u) {
+#pragma GCC ivdep
+          for (int lane = 0; lane < 32; ++lane) out[lane] = to_bits(f(from_bits<T>(in[I][lane])...));
+        } else {
+#pragma GCC ivdep
+          for (int lane = 0; lane < 32; ++lane) {
+            const uint64_t keep = uint64_t{0} - uint64_t{(mask & kLaneBit[lane]) == 0};
+            out[lane] = (to_bits(f(from_bits<T>(in[I][lane])...)) & ~keep) | (out[lane] & keep);
+          }
+        }
       }(std::index_sequence_for<Src...>{});
       return;
     }
@@ -190,21 +240,29 @@ public:
   uint8_t* access(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned = true) {
     // The common cases inline: an aligned access inside the device allocation touched last (at
     // a global address, or a generic one below the windows, §6.4.1.1) or inside the CTA's
-    // shared memory. Anything else, faults included, takes the full path.
-    if (std::has_single_bit(size) && !(aligned && (address & (size - 1)))) {
+    // shared memory or kernel parameters. Anything else, faults included, takes the full path.
+    if (power_of_two(size) && !(aligned && (address & (size - 1)))) {
       uint64_t offset = address - last_global.base;
       if ((space == mem::Space::Global || (space == mem::Space::Generic && address < mem::kParamWindow)) &&
           offset < last_global.size && size <= last_global.size - offset)
         return last_global.data + offset;
       if (space == mem::Space::Shared && address < shared_size && size <= shared_size - address)
         return shared_data + address;
+      if (space == mem::Space::Param && address < param_size && size <= param_size - address)
+        return param_data + address;
     }
     return access_checked(space, address, size, lane, aligned);
   }
-  // For a whole-warp access of `size` bytes per lane at addr[lane]: true when the access of
-  // every lane of `mask` is aligned and inside one device allocation (the common case of ld/st
-  // over arrays), which is then last_global; false when some lane needs access()'s full path.
-  bool in_one_allocation(mem::Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size);
+  // Where a whole-warp access lies in host memory: lane l's bytes are at data + (addr[l] - base).
+  struct Span {
+    uint8_t* data = nullptr;
+    uint64_t base = 0;
+  };
+  // For a whole-warp access of `size` bytes per lane at addr[lane]: when the access of every lane
+  // of `mask` is aligned and inside one device allocation (which becomes last_global) or inside
+  // the CTA's shared memory, the common case of ld/st over arrays, its Span; else a Span with
+  // null data, and some lane needs access()'s full path (which reports faults).
+  Span span(mem::Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size);
   template <typename T>
   T load(mem::Space space, uint64_t address, int lane) {
     T v;
@@ -224,6 +282,8 @@ public:
 
 private:
   uint8_t* access_checked(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned);
+  // Makes the allocation holding `address` last_global (data null when none holds it).
+  void find_global(uint64_t address);
   uint64_t value_of(const lower::Arg& a, int lane);
 };
 

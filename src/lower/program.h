@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "isa/family.h"
@@ -65,6 +66,9 @@ struct Op {
   // leave them alone or park lanes (which the engine sees in the warp's masks); the engine's
   // converged path relies on it (engine.cpp run_warp).
   bool jumps = false;
+  // The handler sends every lane of its mask to the Target args[0] (bra), so that when all the
+  // group runs it the engine knows where the group stands next.
+  bool branches = false;
   uint32_t function = 0;    // index into Program::functions
   uint32_t line = 0;        // PTX source line
   uint64_t aux = 0;         // handler-specific, set by its selector
@@ -91,6 +95,10 @@ struct Function {
   uint32_t reg_base = 0, reg_count = 0;    // register slots this function's body uses
   uint32_t pred_base = 0, pred_count = 0;
   uint32_t max_ntid[3] = {0, 0, 0};         // .maxntid / .reqntid, 0 when absent
+  // A kernel's register slots that a thread may read before it writes them, as (first, count)
+  // runs, with every slot of the device functions: what a CTA must zero (lower.cpp
+  // zeroed_slots). Registers start at 0, so that a read of one never written is deterministic.
+  std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots;
 };
 
 struct Program {

@@ -172,16 +172,17 @@ void atomic(Warp& w, const Op& op, uint32_t m) {
     return old;
   };
   if (n == 1 && !cas && exec::plain(b) && (!has_dest || d.kind == ArgKind::Reg)) {
-    // The common case at once: every lane's element inside one device allocation (so global and
-    // valid), b read for the whole warp before d is written (d may name b's register).
+    // The common case at once: every lane's element inside one device allocation or the CTA's
+    // shared memory (so valid), b read for the whole warp before d is written (d may name b's
+    // register).
     uint64_t addr[32];
     for (int l = 0; l < 32; ++l) addr[l] = w.address(a, l);
-    if (w.in_one_allocation(space, m, addr, sizeof(T))) {
+    if (const Warp::Span s = w.span(space, m, addr, sizeof(T)); s.data) {
       T bv[32];
       w.gather(b, bv);
-      const mem::GlobalMemory::Range g = w.last_global;
+      const bool global = s.data != w.shared_data;
       for_lanes(m, [&](int l) {
-        T old = update(g.data + (addr[l] - g.base), bv[l], 0, true);
+        T old = update(s.data + (addr[l] - s.base), bv[l], 0, global);
         if (has_dest) w.slot(d.reg, l) = Warp::to_bits(old);
       });
       return;

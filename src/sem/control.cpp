@@ -46,7 +46,7 @@ void brx_idx(Warp& w, const Op& op, uint32_t m) {
 
 void exit_lanes(Warp& w, uint32_t m) {
   w.exited |= m;
-  w.cta->exited_threads += static_cast<uint32_t>(std::popcount(m));
+  w.cta->exited_threads += exec::lane_count(m);
   exec::release_barriers(*w.cta);
 }
 
@@ -235,6 +235,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
 }
 
 void ret(Warp& w, const Op&, uint32_t m) {
+  if (w.frames.empty()) return exit_lanes(w, m);  // no lane is in a call: all leave the kernel
   const lower::Program& p = *w.program;
   uint32_t leaving = 0;
   for_lanes(m, [&](int l) {
@@ -276,7 +277,10 @@ bool select(lower::Handler h, Op& op, bool jumps = false) {
 }  // namespace
 
 void register_control(Registry& r) {
-  r["bra §9.7.12.3"] = [](const isa::Bound&, Op& op, std::string&) { return select(&bra, op, true); };
+  r["bra §9.7.12.3"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.branches = true;
+    return select(&bra, op, true);
+  };
   r["brx.idx §9.7.12.4"] = [](const isa::Bound&, Op& op, std::string&) { return select(&brx_idx, op, true); };
   r["call §9.7.12.5"] = [](const isa::Bound&, Op& op, std::string&) { return select(&call, op, true); };
   r["ret §9.7.12.6"] = [](const isa::Bound&, Op& op, std::string&) { return select(&ret, op, true); };

@@ -88,7 +88,7 @@ Space effective(Warp& w, const Op& op, const Arg& a) {
 }
 
 // The address operand's value for all 32 lanes (Warp::address).
-void lane_addresses(const Warp& w, const Arg& a, uint64_t (&addr)[32]) {
+[[gnu::always_inline]] inline void lane_addresses(const Warp& w, const Arg& a, uint64_t (&addr)[32]) {
   if (a.reg == lower::kNoReg) {
     for (int l = 0; l < 32; ++l) addr[l] = a.imm;
   } else {
@@ -133,14 +133,13 @@ struct Load {
         // A constant address in a space all lanes share: one access, which faults (if it does)
         // as the first lane's would, gives every lane its value.
         uint64_t v = extend(read<T, false>(w.access(s, a.imm, sizeof(T), std::countr_zero(m))));
-        for (int l = 0; l < 32; ++l) out[l] = m & exec::kLaneBit[l] ? v : out[l];
+        exec::for_lanes_dense(m, [&](int l) { out[l] = v; });
         return;
       }
       uint64_t addr[32];
       lane_addresses(w, a, addr);
-      if (w.in_one_allocation(s, m, addr, sizeof(T))) {
-        const mem::GlobalMemory::Range g = w.last_global;
-        for_lanes(m, [&](int l) { out[l] = extend(read<T, kStrong>(g.data + (addr[l] - g.base))); });
+      if (const Warp::Span g = w.span(s, m, addr, sizeof(T)); g.data) {
+        exec::for_lanes_dense(m, [&](int l) { out[l] = extend(read<T, kStrong>(g.data + (addr[l] - g.base))); });
       } else {
         for_lanes(m, [&](int l) { out[l] = extend(read<T, kStrong>(w.access(s, addr[l], sizeof(T), l))); });
       }
@@ -171,9 +170,8 @@ struct Store {
       w.gather(v, vals);
       uint64_t addr[32];
       lane_addresses(w, a, addr);
-      if (w.in_one_allocation(s, m, addr, sizeof(T))) {
-        const mem::GlobalMemory::Range g = w.last_global;
-        for_lanes(m, [&](int l) { write<T, kStrong>(g.data + (addr[l] - g.base), vals[l]); });
+      if (const Warp::Span g = w.span(s, m, addr, sizeof(T)); g.data) {
+        exec::for_lanes_dense(m, [&](int l) { write<T, kStrong>(g.data + (addr[l] - g.base), vals[l]); });
       } else {
         for_lanes(m, [&](int l) { write<T, kStrong>(w.access(s, addr[l], sizeof(T), l), vals[l]); });
       }

@@ -93,27 +93,30 @@ void shf(Warp& w, const Op& op, uint32_t m) {
 
 // ---- shl, shr (§9.7.8.8, §9.7.8.9): amounts past the width clamp to the width, which gives 0,
 // or the sign for shr on signed types ----
-// The operands are read as whole slots: a is T, the amount n a .u32.
+// The operands are read as whole slots: a is T, the amount n a .u32. An immediate amount is the
+// same for every lane, so that the loop shifts all lanes by one count (which vectorises).
+template <typename Shift>
+void shift(Warp& w, const Op& op, uint32_t m) {
+  if (op.args[2].kind == lower::ArgKind::Imm) {
+    const auto n = static_cast<uint32_t>(op.args[2].imm);
+    return w.lanewise<uint64_t>(m, op.args[0], [n](uint64_t x) { return Shift::of(x, n); }, op.args[1]);
+  }
+  w.lanewise<uint64_t>(m, op.args[0], [](uint64_t x, uint64_t y) { return Shift::of(x, static_cast<uint32_t>(y)); },
+                       op.args[1], op.args[2]);
+}
 template <typename T>
 struct Shl {
-  static void run(Warp& w, const Op& op, uint32_t m) {
-    w.lanewise<uint64_t>(m, op.args[0], [](uint64_t x, uint64_t y) {
-      T a = static_cast<T>(x);
-      uint32_t n = static_cast<uint32_t>(y);
-      return n >= 8 * sizeof(T) ? T{0} : static_cast<T>(a << n);
-    }, op.args[1], op.args[2]);
-  }
+  static T of(uint64_t x, uint32_t n) { return n >= 8 * sizeof(T) ? T{0} : static_cast<T>(static_cast<T>(x) << n); }
+  static void run(Warp& w, const Op& op, uint32_t m) { shift<Shl>(w, op, m); }
 };
 template <typename T>
 struct Shr {
-  static void run(Warp& w, const Op& op, uint32_t m) {
-    w.lanewise<uint64_t>(m, op.args[0], [](uint64_t x, uint64_t y) {
-      constexpr uint32_t kBits = 8 * sizeof(T);
-      T a = static_cast<T>(x);
-      uint32_t n = static_cast<uint32_t>(y);
-      return n < kBits ? static_cast<T>(a >> n) : std::is_signed_v<T> ? static_cast<T>(a >> (kBits - 1)) : T{0};
-    }, op.args[1], op.args[2]);
+  static T of(uint64_t x, uint32_t n) {
+    constexpr uint32_t kBits = 8 * sizeof(T);
+    T a = static_cast<T>(x);
+    return n < kBits ? static_cast<T>(a >> n) : std::is_signed_v<T> ? static_cast<T>(a >> (kBits - 1)) : T{0};
   }
+  static void run(Warp& w, const Op& op, uint32_t m) { shift<Shr>(w, op, m); }
 };
 
 // ---- prmt (§9.7.9.7): four bytes picked from {b, a} = bytes 7..0. The default mode takes a

@@ -69,6 +69,7 @@ void alloca_op(Warp& w, const Op& op, uint32_t m) {
       fail(w, l, ptr, "alloca of " + std::to_string(size) + " bytes overflows the " +
                           std::to_string(kMaxLocalBytes) + "-byte local memory of a thread");
     s.resize(ptr + size);
+    w.cta->locals_empty = false;
     w.set<T>(op.args[0], l, static_cast<T>(ptr));
   });
 }

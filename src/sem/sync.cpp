@@ -64,6 +64,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
                      "barrier id " + std::to_string(id) + " is not in 0..15"};
   }
   exec::Barrier& b = w.cta->barriers[id];
+  w.cta->barriers_used = true;
   size_t count_arg = first + 1;
   if (op.args.size() > count_arg + (reduce ? 1 : 0)) b.expected = w.get<uint32_t>(op.args[count_arg], lane);
   if (reduce) {
@@ -73,10 +74,10 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
     }
     const lower::Arg& p = op.args.back();
     for_lanes(m, [&](int l) { b.red_count += w.pred(p, l) ? 1 : 0; });
-    b.red_arrived += static_cast<uint32_t>(std::popcount(m));
+    b.red_arrived += exec::lane_count(m);
     b.red_waiting[w.index] |= m;
   }
-  b.arrived += static_cast<uint32_t>(std::popcount(m));
+  b.arrived += exec::lane_count(m);
   if (!(op.aux & kArrive)) {
     b.waiting[w.index] |= m;
     w.barrier_waiting |= m;

@@ -55,11 +55,12 @@ bool guard_true(const Warp& w, const Op& o, int l) {
   return o.guard == lower::kNoReg || (((w.preds[o.guard] >> l) & 1u) != 0) != o.guard_negated;
 }
 
-// The lanes that execute one rendezvous, each at its own instruction with its own membermask.
+// The lanes that execute one rendezvous, each at its own instruction with its own membermask
+// (op: the instruction that started it for lanes outside it; mask: set for the lanes in it).
 struct Rendezvous {
   uint32_t lanes = 0;
-  std::array<const Op*, 32> op{};
-  std::array<uint32_t, 32> mask{};
+  std::array<const Op*, 32> op;
+  std::array<uint32_t, 32> mask;
   uint32_t members(int l) const { return mask[l] & lanes; }
 };
 
@@ -83,10 +84,8 @@ bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
   uint32_t masks[32];
   if (exec::plain(member)) w.gather(member, masks);  // the 32 lanes' masks at once
   else for_lanes(m, [&](int l) { masks[l] = w.get<uint32_t>(member, l); });
-  for_lanes(m, [&](int l) {
-    r.op[l] = &op;
-    need |= r.mask[l] = checked_mask(w, op, l, masks[l]);
-  });
+  r.op.fill(&op);
+  exec::for_lanes_dense(m, [&](int l) { need |= r.mask[l] = checked_mask(w, op, l, masks[l]); });
   r.lanes = m;
   for (;;) {
     uint32_t missing = need & w.alive & ~w.exited & ~w.group & ~r.lanes;
@@ -155,7 +154,7 @@ void shfl(Warp& w, const Op& op, uint32_t m) {
     w.gather(op.args[2], bs);
     w.gather(op.args[3], cs);
   } else {
-    for (int l = 0; l < 32; ++l) source[l] = w.get<uint32_t>((r.op[l] ? r.op[l] : &op)->args[1], l);
+    for (int l = 0; l < 32; ++l) source[l] = w.get<uint32_t>(r.op[l]->args[1], l);
     for_lanes(r.lanes, [&](int l) {
       bs[l] = w.get<uint32_t>(r.op[l]->args[2], l);
       cs[l] = w.get<uint32_t>(r.op[l]->args[3], l);
@@ -164,7 +163,7 @@ void shfl(Warp& w, const Op& op, uint32_t m) {
   // The mode is the rendezvous's (same_kind), a template argument of the lane loop.
   uint32_t d[32], p = 0;
   auto each_lane = [&]<int kMode>() {
-    for_lanes(r.lanes, [&](int lane) {
+    exec::for_lanes_dense(r.lanes, [&](int lane) {
       int bval = static_cast<int>(bs[lane] & 0x1f);
       uint32_t c = cs[lane];
       int cval = static_cast<int>(c & 0x1f), segmask = static_cast<int>((c >> 8) & 0x1f);
@@ -188,7 +187,7 @@ void shfl(Warp& w, const Op& op, uint32_t m) {
   const Arg& dst = op.args[0];
   const Arg& value = dst.kind == ArgKind::Vector ? dst.elems[0] : dst;
   if (one_op && value.kind == ArgKind::Reg) {  // one instruction's destinations, written at once
-    for_lanes(m, [&](int l) { w.slot(value.reg, l) = d[l]; });
+    exec::for_lanes_dense(m, [&](int l) { w.slot(value.reg, l) = d[l]; });
     if (dst.kind == ArgKind::Vector) w.set_preds(dst.elems[1], m, p);
     return;
   }
