@@ -76,7 +76,7 @@ std::vector<std::vector<std::string>> mma_type_rules() {
        "(kind=.kind::mxf8f6f4 => scale_vec!=.scale_vec::2X,.scale_vec::4X && stype=.ue8m0) && "
        "(kind=.kind::mxf4 => scale_vec!=.scale_vec::1X,.scale_vec::4X && stype=.ue8m0) && "
        "(kind=.kind::mxf4nvf4 => scale_vec=.scale_vec::2X,.scale_vec::4X) && "
-       "(stype=.ue4m3 => scale_vec=.scale_vec::4X)",
+       "(stype=.ue4m3 => scale_vec=.scale_vec::4X) && (scale_vec=.scale_vec::4X => stype=.ue4m3)",
        "no such .scale_vec and scale type for this .kind"},
   };
 }
@@ -210,7 +210,7 @@ std::vector<Row> warp_mma() {
        "!block_scale && !stype && !scale_vec && kind!=.kind::mxf4,.kind::mxf4nvf4,.kind::mxf8f6f4",
        "block-scaled mma.sp is written mma.sp::ordered_metadata"});
   const std::string sp_ops =
-      "v*, v*, v*, v*, a:.b32, i, a?block_scale:*, e?block_scale, a?block_scale:*, e?block_scale";
+      "v*, v*, v*, v*, a:.b32, i, x?block_scale:*, e?block_scale, x?block_scale:*, e?block_scale";
 
   return {
       {"wmma.load", "9.7.14.4.3", wmma_load_axes, "v*, m, a?:.u32", "6.0 sm_70",
@@ -243,7 +243,7 @@ std::vector<Row> warp_mma() {
        mma_rules,
        Spec::Wmma},
       {"mma", "9.7.14.5.14", mma_axes,
-       "v*, v*, v*, v*, a?block_scale:*, e?block_scale, a?block_scale:*, e?block_scale",
+       "v*, v*, v*, v*, x?block_scale:*, e?block_scale, x?block_scale:*, e?block_scale",
        "6.4 sm_70", mma_variants, mma_shape_rules},
       {"ldmatrix",
        "9.7.14.5.15",

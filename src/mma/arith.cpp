@@ -13,7 +13,8 @@
 //    by one f32 addition, each rounding to nearest even).
 //  - f64 (DMMA): a chain of fused multiply-adds over k = 0..K-1 starting from C, each rounded by
 //    the instruction's .rnd.
-//  - .kind::f8f6f4 (sm_120a only, never recorded): summed exactly, as `Exact`.
+//  - .kind::f8f6f4 and the block-scaled kinds (sm_120a only, never recorded): summed exactly, as
+//    `Exact`.
 // NaN results are the canonical NaN; Inf x 0 and Inf - Inf give it too.
 #include "mma/arith.h"
 
@@ -21,6 +22,8 @@
 #include <array>
 #include <bit>
 #include <climits>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 #include "mma/exact_sum.h"
@@ -46,6 +49,8 @@ const Format& format_of(Type t) {
   case Type::E5M2: return numeric::kE5M2;
   case Type::E3M2: return numeric::kE3M2;
   case Type::E2M3: return numeric::kE2M3;
+  case Type::UE8M0: return numeric::kUE8M0;
+  case Type::UE4M3: return numeric::kUE4M3;
   default: return numeric::kE2M1;
   }
 }
@@ -126,7 +131,7 @@ struct Products {
 // sig * 2^exp (negated if `negative`) truncated toward zero to a multiple of 2^q, in units of
 // 2^q. Every significand here is below 2^25 (products of 11-bit significands, f32
 // accumulators), and exp - q <= 25, so the term is (sig << 39) >> (q + 39 - exp) with a right
-// shift of at least 14 — computed without branches (hmma_tile's inner loop).
+// shift of at least 14 — computed without branches.
 inline int64_t truncated(uint64_t sig, int exp, int q, bool negative) {
   const unsigned shift = static_cast<unsigned>(q + 39 - exp);
   const uint64_t keep = -static_cast<uint64_t>(shift < 64);
@@ -376,14 +381,16 @@ uint64_t fma_chain_f64(const FloatClass& cls, const uint64_t* a, const uint64_t*
 }
 
 // Exact: every product and C summed exactly, one rounding (to nearest even, or f64's .rnd).
-uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+// factors(k) gives the two factors of product k.
+template <typename Factors>
+uint64_t exact_sum_of(const FloatClass& cls, Factors factors, uint64_t c) {
   const Format& out = format_of(cls.d);
   const Term ct = decode(cls.c, c);
   Special sp;
   ExactSum s;
   bool any_nonzero = false, all_negative_zero = ct.cls != Class::Zero || ct.negative;
   for (unsigned k = 0; k < cls.k; ++k) {
-    const Term x = decode(cls.a, a[k]), y = decode(cls.b, b[k]);
+    const auto [x, y] = factors(k);
     sp.product(x, y);
     if (x.cls == Class::Zero || y.cls == Class::Zero || x.cls == Class::Inf || y.cls == Class::Inf || x.cls == Class::NaN || y.cls == Class::NaN) {
       all_negative_zero = all_negative_zero && (x.negative != y.negative);
@@ -403,67 +410,211 @@ uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b
   return s.round(out, cls.d == Type::F64 ? cls.rnd : Round::RN);
 }
 
-// The common case of gemm: one HMMA block per element (the whole K). The same arithmetic as
-// hmma_block, on operand arrays laid out for a tight, branch-free k loop: significands,
-// exponents and nominal exponents (a zero's nominal is far below any real one, so it never sets
-// the alignment). Returns false, computing nothing, when A or B holds an Inf or NaN.
-bool hmma_tile(const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a, const uint64_t* b,
-               const uint64_t* c, uint64_t* d) {
-  constexpr int kZeroNominal = -(1 << 20);
-  const int emin = hmma_input_emin(cls);
-  struct Operand {
-    std::vector<uint64_t> sig;
-    std::vector<int32_t> exp, nom;
-    std::vector<uint8_t> neg;
-    bool load(Type t, const uint64_t* bits, size_t n, int emin) {  // false: an Inf or NaN
-      sig.resize(n), exp.resize(n), nom.resize(n), neg.resize(n);
-      for (size_t i = 0; i < n; ++i) {
-        const Term x = decode(t, bits[i]);
-        if (x.cls == Class::Inf || x.cls == Class::NaN) return false;
-        const bool nz = x.cls != Class::Zero;
-        sig[i] = nz ? x.sig : 0;
-        exp[i] = x.exp;
-        nom[i] = nz ? nominal(x.sig, x.exp, emin) : kZeroNominal;
-        neg[i] = x.negative;
+uint64_t exact_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  return exact_sum_of(cls, [&](unsigned k) { return std::pair{decode(cls.a, a[k]), decode(cls.b, b[k])}; }, c);
+}
+
+// x times a scale factor s (positive, or NaN; ue4m3 may be zero) as one Term: NaN if either is,
+// or Inf x 0; else Inf, zero, or the exact product (significands below 2^8).
+Term scaled(const Term& x, const Term& s) {
+  Term r{x.negative, x.cls, x.sig * s.sig, x.exp + s.exp};
+  if (x.cls == Class::NaN || s.cls == Class::NaN || (x.cls == Class::Inf && s.cls == Class::Zero))
+    r.cls = Class::NaN;
+  else if (x.cls != Class::Inf && s.cls == Class::Zero)
+    r.cls = Class::Zero;
+  return r;
+}
+
+// ---- hmma_tile: the common case of gemm, one HMMA block per element (the whole K) ----------
+// The arithmetic of hmma_block in 32-bit integers, vectorised over the columns of D. An input
+// element (f16, tf32: m = 10 fraction bits; bf16: m = 7) is sig * 2^(n - m), n its nominal
+// exponent; a product of nominal P = na + nb is prod * 2^(P - 2m), which at the block's alignment
+// q = emax - 25 is prod * 2^(S - d) units of 2^q, with S = 25 - 2m and d = emax - P >= 0. With B's
+// significands stored shifted left by S, a term is (sa * sb') >> d truncated toward zero: below
+// 2^(2m + 2 + S) = 2^27, so up to 16 of them sum exactly in an int32.
+constexpr int32_t kZeroNominal = -(1 << 20);  // a zero's: far below any real one, never emax
+constexpr unsigned kTileLanes = 8;             // columns per vector step: 8 int32 (AVX2)
+constexpr unsigned kTileMaxK = 16;             // the int32 bound above
+constexpr unsigned kTileMax = 512;             // elements of A, of B and of C
+
+// A tile's operands decoded (decode_fields): A (rows x k), B (k x cols) and C (rows x cols),
+// row-major.
+struct TileOperands {
+  uint32_t as[kTileMax], bs[kTileMax], cs[kTileMax];
+  int32_t an[kTileMax], ag[kTileMax], bn[kTileMax], bg[kTileMax], cn[kTileMax], cg[kTileMax];
+};
+
+// Whether bits of F (an IEEE format with subnormals: f16, bf16, tf32, f32) are an Inf or NaN.
+template <const Format& F> constexpr bool inf_or_nan(uint64_t bits) {
+  constexpr uint64_t top = (uint64_t{1} << F.exp_bits) - 1;
+  return ((bits >> (F.pad_bits + F.man_bits)) & top) == top;
+}
+
+// kTileLanes int32 or uint32 lanes (the GCC/Clang vector extension): one AVX2 register in the
+// x86-64-v3 and -v4 clones of hmma_tile, two SSE registers in the default one.
+using I32s = int32_t __attribute__((vector_size(4 * kTileLanes)));
+using U32s = uint32_t __attribute__((vector_size(4 * kTileLanes)));
+using U64s = uint64_t __attribute__((vector_size(8 * kTileLanes)));
+
+// n elements of F (n a multiple of kTileLanes) as significands (shifted left by `shift`), nominal
+// exponents (the format's minimum for a subnormal, kZeroNominal for a zero) and sign masks (0 or
+// -1), kTileLanes at a time; false if any is an Inf or NaN (whose entries are meaningless).
+template <const Format& F>
+[[gnu::always_inline]] inline bool decode_fields(const uint64_t* bits, unsigned n, unsigned shift, uint32_t* sig,
+                                                 int32_t* nom, int32_t* neg) {
+  static_assert(F.specials == numeric::Specials::Ieee && F.has_subnormals);
+  constexpr uint32_t top = (1u << F.exp_bits) - 1, hidden = 1u << F.man_bits;
+  I32s bad = {};
+  for (unsigned i = 0; i < n; i += kTileLanes) {
+    U64s w;
+    std::memcpy(&w, &bits[i], sizeof w);
+    const U32s x = __builtin_convertvector(w >> F.pad_bits, U32s);
+    const U32s field = (x >> F.man_bits) & top;
+    const U32s s = (x & (hidden - 1)) | (field != 0 ? hidden : 0u);
+    const I32s f = reinterpret_cast<I32s>(field);
+    const I32s v = reinterpret_cast<I32s>(s << shift), exponent = s != 0 ? (f > 1 ? f : 1) - F.bias : kZeroNominal,
+               sign = -reinterpret_cast<I32s>((x >> (F.exp_bits + F.man_bits)) & 1);
+    bad |= field == top;
+    std::memcpy(&sig[i], &v, sizeof v);
+    std::memcpy(&nom[i], &exponent, sizeof exponent);
+    std::memcpy(&neg[i], &sign, sizeof sign);
+  }
+  for (unsigned l = 0; l < kTileLanes; ++l)
+    if (bad[l]) return false;
+  return true;
+}
+
+// For every (i, j): emax, C's nominal on entry, becomes the block's alignment exponent; sum the
+// products' truncated terms in units of 2^(emax - 25), kTileLanes columns at a time.
+[[gnu::always_inline]] inline void tile_sums(const TileOperands& t, unsigned rows, unsigned cols, unsigned k,
+                                             int32_t* emax, int32_t* sum) {
+  I32s e, s, bn, bg;
+  U32s bs;
+  for (unsigned i = 0; i < rows; ++i)
+    for (unsigned j0 = 0; j0 < cols; j0 += kTileLanes) {
+      std::memcpy(&e, &emax[i * cols + j0], sizeof e);
+      for (unsigned kk = 0; kk < k; ++kk) {
+        std::memcpy(&bn, &t.bn[kk * cols + j0], sizeof bn);
+        const I32s p = t.an[i * k + kk] + bn;
+        e = p > e ? p : e;
       }
-      return true;
+      s = I32s{};
+      for (unsigned kk = 0; kk < k; ++kk) {
+        std::memcpy(&bs, &t.bs[kk * cols + j0], sizeof bs);
+        std::memcpy(&bn, &t.bn[kk * cols + j0], sizeof bn);
+        std::memcpy(&bg, &t.bg[kk * cols + j0], sizeof bg);
+        I32s d = e - t.an[i * k + kk] - bn;  // >= 0: e is the maximum
+        d = d < 31 ? d : 31;
+        const I32s v = reinterpret_cast<I32s>((t.as[i * k + kk] * bs) >> reinterpret_cast<U32s>(d));
+        const I32s neg = t.ag[i * k + kk] ^ bg;
+        s += (v ^ neg) - neg;
+      }
+      std::memcpy(&emax[i * cols + j0], &e, sizeof e);
+      std::memcpy(&sum[i * cols + j0], &s, sizeof s);
     }
-  };
-  thread_local Operand A, B;
+}
+
+// kTileLanes double lanes: two AVX2 registers in the x86-64-v3 and -v4 clones of hmma_tile.
+using F64s = double __attribute__((vector_size(8 * kTileLanes)));
+
+// d[0..kTileLanes) for f32 results (toward zero) from the products' sums s, the alignments e and
+// C's significands (shifted left by 25 - C's fraction bits: below 2^26), nominal exponents and
+// sign masks: C's term truncated as a product's, the int32 total's magnitude converted exactly to
+// a double, whose exponent and leading fraction bits give the f32. `slow` becomes the mask of the
+// lanes this cannot do (an int32 overflow, a zero total, a result outside the normal range, only
+// zeros in the block), which round_block_sum must.
+[[gnu::always_inline]] inline void finish_f32_rz(const I32s& e, const I32s& s, const U32s& cs, const I32s& cn,
+                                                 const I32s& cg, uint64_t* d, I32s& slow) {
+  I32s dc = e - cn;  // >= 0
+  dc = dc < 31 ? dc : 31;
+  const I32s cv = reinterpret_cast<I32s>(cs >> reinterpret_cast<U32s>(dc)), ct = (cv ^ cg) - cg;
+  const I32s total = reinterpret_cast<I32s>(reinterpret_cast<U32s>(s) + reinterpret_cast<U32s>(ct));  // wraps
+  const I32s sign = total >> 31;
+  const I32s mag = (total ^ sign) - sign;  // negative only for -2^31
+  const F64s m = __builtin_convertvector(mag, F64s);
+  U64s bits;  // of a positive double
+  std::memcpy(&bits, &m, sizeof bits);
+  const I32s biased = __builtin_convertvector(bits >> 52, I32s) - 1023 + e - kHmmaFractionBits + 127;
+  const U32s f32 = reinterpret_cast<U32s>((sign & 0x80000000) | biased << 23) |
+                   __builtin_convertvector((bits >> 29) & 0x7fffff, U32s);
+  const U64s out = __builtin_convertvector(f32, U64s);
+  std::memcpy(d, &out, sizeof out);
+  const I32s overflow = ((s ^ total) & (ct ^ total)) < 0;
+  slow = overflow | (mag <= 0) | (biased < 1) | (biased > 254) | (e <= kZeroNominal / 2);
+}
+
+// hmma_tile for inputs in FA and C in FC.
+template <const Format& FA, const Format& FC>
+[[gnu::always_inline]] inline bool hmma_tile_as(const FloatClass& cls, unsigned rows, unsigned cols,
+                                                const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                                uint64_t* d) {
+  static_assert(FA.man_bits <= 12 && FC.man_bits <= 24);  // the int32 bound; truncated()'s bound
+  constexpr unsigned shift = kHmmaFractionBits - 2 * FA.man_bits;  // S
   const unsigned k = cls.k;
-  if (!A.load(cls.a, a, size_t{rows} * k, emin) || !B.load(cls.b, b, size_t{cols} * k, emin)) return false;
+  if (k > kTileMaxK || cols % kTileLanes || rows * k % kTileLanes || rows * k > kTileMax || k * cols > kTileMax ||
+      rows * cols > kTileMax)
+    return false;
+  TileOperands t;
+  if (!decode_fields<FA>(a, rows * k, 0, t.as, t.an, t.ag) || !decode_fields<FA>(b, k * cols, shift, t.bs, t.bn, t.bg))
+    return false;
+  const unsigned n = rows * cols;
+  // C's nominal exponents start each emax; an Inf or NaN C (A and B are finite) is the result.
+  const bool c_finite = decode_fields<FC>(c, n, 0, t.cs, t.cn, t.cg);
+  int32_t emax[kTileMax], sum[kTileMax];
+  for (unsigned i = 0; i < n; ++i) emax[i] = c_finite || !inf_or_nan<FC>(c[i]) ? t.cn[i] : kZeroNominal;
+  tile_sums(t, rows, cols, k, emax, sum);
   const Format& out = format_of(cls.d);
-  const Format& cf = format_of(cls.c);
-  const int c_emin = 1 - cf.bias;
   const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
-  for (unsigned i = 0; i < rows; ++i) {
-    const uint64_t* as = &A.sig[size_t{i} * k];
-    const int32_t *ae = &A.exp[size_t{i} * k], *an = &A.nom[size_t{i} * k];
-    const uint8_t* ag = &A.neg[size_t{i} * k];
-    for (unsigned j = 0; j < cols; ++j) {
-      const uint64_t* bs = &B.sig[size_t{j} * k];
-      const int32_t *be = &B.exp[size_t{j} * k], *bn = &B.nom[size_t{j} * k];
-      const uint8_t* bg = &B.neg[size_t{j} * k];
-      const Term ct = decode(cls.c, c[i * cols + j]);
-      if (ct.cls == Class::Inf || ct.cls == Class::NaN) {
-        d[i * cols + j] = Special{ct.cls == Class::NaN, true, ct.negative}.bits(out);
-        continue;
-      }
-      const bool c_nz = ct.cls != Class::Zero;
-      int emax = c_nz ? nominal(ct.sig, ct.exp, c_emin) : kZeroNominal;
-      for (unsigned kk = 0; kk < k; ++kk) emax = std::max(emax, an[kk] + bn[kk]);
-      if (emax <= kZeroNominal / 2) {  // only zeros: +0 (hmma_block)
-        d[i * cols + j] = 0;
-        continue;
-      }
-      const int q = emax - kHmmaFractionBits;
-      int64_t sum = 0;
-      for (unsigned kk = 0; kk < k; ++kk) sum += truncated(as[kk] * bs[kk], ae[kk] + be[kk], q, ag[kk] ^ bg[kk]);
-      if (c_nz) sum += truncated(ct.sig, ct.exp, q, ct.negative);
-      d[i * cols + j] = round_block_sum(sum, q, out, r);
+  auto finish = [&](unsigned i) -> uint64_t {
+    if (!c_finite && inf_or_nan<FC>(c[i])) {
+      const Term ct = decode(cls.c, c[i]);
+      return Special{ct.cls == Class::NaN, true, ct.negative}.bits(out);
     }
+    if (emax[i] <= kZeroNominal / 2) return 0;  // only zeros: +0 (hmma_block)
+    const int q = emax[i] - kHmmaFractionBits;
+    return round_block_sum(sum[i] + truncated(t.cs[i], t.cn[i] - FC.man_bits, q, t.cg[i] != 0), q, out, r);
+  };
+  if (!c_finite || cls.d != Type::F32) {
+    for (unsigned i = 0; i < n; ++i) d[i] = finish(i);
+    return true;
+  }
+  I32s e, s, cn, cg, slow;
+  U32s cs;
+  for (unsigned i = 0; i < n; i += kTileLanes) {
+    std::memcpy(&e, &emax[i], sizeof e), std::memcpy(&s, &sum[i], sizeof s);
+    std::memcpy(&cs, &t.cs[i], sizeof cs), std::memcpy(&cn, &t.cn[i], sizeof cn), std::memcpy(&cg, &t.cg[i], sizeof cg);
+    cs <<= kHmmaFractionBits - FC.man_bits;
+    finish_f32_rz(e, s, cs, cn, cg, &d[i], slow);
+    for (unsigned l = 0; l < kTileLanes; ++l)
+      if (slow[l]) d[i + l] = finish(i + l);
   }
   return true;
+}
+
+template <const Format& FA>
+[[gnu::always_inline]] inline bool hmma_tile_c(const FloatClass& cls, unsigned rows, unsigned cols,
+                                               const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                               uint64_t* d) {
+  if (cls.c == Type::F32) return hmma_tile_as<FA, numeric::kF32>(cls, rows, cols, a, b, c, d);
+  if (cls.c == Type::F16) return hmma_tile_as<FA, numeric::kF16>(cls, rows, cols, a, b, c, d);
+  return false;
+}
+
+// D = A·B + C for a whole tile (as gemm lays it out) as hmma_block computes each element. Returns
+// false, computing nothing, for shapes or types outside the int32 bounds above or with A or its
+// rows not a whole number of vectors, or when A or B holds an Inf or NaN.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+bool hmma_tile(const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a, const uint64_t* b,
+               const uint64_t* c, uint64_t* d) {
+  if (cls.b != cls.a) return false;
+  switch (cls.a) {
+  case Type::F16: return hmma_tile_c<numeric::kF16>(cls, rows, cols, a, b, c, d);
+  case Type::BF16: return hmma_tile_c<numeric::kBF16>(cls, rows, cols, a, b, c, d);
+  case Type::TF32: return hmma_tile_c<numeric::kTF32>(cls, rows, cols, a, b, c, d);
+  default: return false;
+  }
 }
 
 }  // namespace
@@ -474,13 +625,24 @@ uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* 
   return sm90_float(cls, a, b, c);
 }
 
+uint64_t dot_scaled(const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
+                    const uint8_t* sa, const uint8_t* sb, uint64_t c) {
+  return exact_sum_of(cls, [&](unsigned k) {
+    return std::pair{scaled(decode(cls.a, a[k]), decode(scale, sa[k])),
+                     scaled(decode(cls.b, b[k]), decode(scale, sb[k]))};
+  }, c);
+}
+
 void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a,
           const uint64_t* b, const uint64_t* c, uint64_t* d) {
   const unsigned k = cls.k;
   if (m == Model::Exact || cls.f8f6f4 || cls.d == Type::F64 || k > kMaxK) {
-    for (unsigned i = 0; i < rows; ++i)
-      for (unsigned j = 0; j < cols; ++j)
-        d[i * cols + j] = dot(m, cls, a + size_t{i} * k, b + size_t{j} * k, c[i * cols + j]);
+    thread_local std::vector<uint64_t> col;  // column j of B, contiguous for dot()
+    col.resize(k);
+    for (unsigned j = 0; j < cols; ++j) {
+      for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * cols + j];
+      for (unsigned i = 0; i < rows; ++i) d[i * cols + j] = dot(m, cls, a + size_t{i} * k, col.data(), c[i * cols + j]);
+    }
     return;
   }
   // Sm90 HMMA paths: each element of A and B decoded once for the whole tile.
@@ -491,7 +653,8 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
   bt.resize(size_t{cols} * k);
   const int emin = hmma_input_emin(cls), c_emin = 1 - format_of(cls.c).bias;
   for (size_t i = 0; i < at.size(); ++i) at[i] = decode_for_hmma(cls.a, a[i], emin);
-  for (size_t i = 0; i < bt.size(); ++i) bt[i] = decode_for_hmma(cls.b, b[i], emin);
+  for (unsigned kk = 0; kk < k; ++kk)  // bt: column-major, each column's k terms contiguous
+    for (unsigned j = 0; j < cols; ++j) bt[size_t{j} * k + kk] = decode_for_hmma(cls.b, b[size_t{kk} * cols + j], emin);
   for (unsigned i = 0; i < rows; ++i)
     for (unsigned j = 0; j < cols; ++j)
       d[i * cols + j] = sm90_dot(cls, rc, &at[size_t{i} * k], &bt[size_t{j} * k],

@@ -16,7 +16,8 @@
 namespace ptxvm::mma {
 
 // Element types of the matrix operands (§9.7.14.2).
-enum class Type : uint8_t { F16, BF16, TF32, F32, F64, E4M3, E5M2, E3M2, E2M3, E2M1, S8, U8, S4, U4, B1, S32 };
+// UE8M0 and UE4M3 are the scale-factor types of block scaling (§9.7.14.3).
+enum class Type : uint8_t { F16, BF16, TF32, F32, F64, E4M3, E5M2, E3M2, E2M3, E2M1, S8, U8, S4, U4, B1, S32, UE8M0, UE4M3 };
 
 enum class Model : uint8_t { Sm90, Exact };
 
@@ -36,11 +37,19 @@ struct FloatClass {
 // 16 bits); c the bits of C[i][j]; returns the bits of D[i][j] in cls.d.
 uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c);
 
-// A whole tile: D = A·B + C with a (rows x k, row-major), b (cols x k: each column of B
-// contiguous), c and d (rows x cols, row-major); the same bits as dot() per element, with each
-// element of A and B decoded once.
+// A whole tile: D = A·B + C with a (rows x k), b (k x cols), c and d (rows x cols), all
+// row-major; the same bits as dot() per element, with each element of A and B decoded once.
 void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a,
           const uint64_t* b, const uint64_t* c, uint64_t* d);
+
+// Block-scaled D[i][j] (§9.7.14.3: D = (A * scale_A) * (B * scale_B) + C): a[0..k) and b[0..k) as
+// for dot(); sa[k] and sb[k] the bits of the scale factors (of type `scale`) that a[k] and b[k]
+// take: those of row i of A and column j of B for the k-block of product k (a .ue4m3 factor is its
+// low 7 bits: the format has no sign, and we ignore bit 7). Every model sums
+// exactly and rounds once to nearest even, as `Exact` does: no recorded hardware runs these forms
+// (sm_120a).
+uint64_t dot_scaled(const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
+                    const uint8_t* sa, const uint8_t* sb, uint64_t c);
 
 // Integer classes (.s8/.u8/.s4/.u4): exact products summed into the s32 accumulator, wrapping,
 // or clamped to [INT32_MIN, INT32_MAX] with .satfinite (§9.7.14.5.14).

@@ -167,4 +167,56 @@ Layout wmma_layout(Shape s, Frag f, unsigned width, unsigned regs) {
   throw std::invalid_argument("no wmma layout for this shape");
 }
 
+// PTX §9.7.14.5.15-16 (001_23fdd5978b24a3ed.txt) draws these only in Figures 104 (ldmatrix
+// .m16n16), 105 (.m8n16) and 107 (stmatrix .m16n8), missing from our copy; the text gives "four
+// consecutive columns spanning two rows" (.m16n16), "four consecutive columns" (.m8n16) per lane,
+// and for stmatrix "four 8-bit elements e0..e3 per .b32, e0 in the LSB". Layouts as in those figures,
+// confirmed against CUTLASS include/cute/atom/copy_traits_sm100.hpp (SM100_U8x8_LDSM_T,
+// SM100_U8x16_LDSM_T with the register permutation undone that include/cute/arch/copy_sm100.hpp
+// applies after the instruction; SM100_SU4/SU6_DU8x16_x{1,2,4}_LDSM_N; SM100_U8x{4,8,16}_STSM_T),
+// with t = laneid, g = t / 4, tig = t % 4:
+//   .m16n16 (.trans): 16 rows a matrix, registers 2q, 2q + 1 for matrix q; byte b of register
+//                     2q + h is row 4 tig + b, byte g + 8h: the lane holds the transposed matrix's
+//                     rows g and g + 8, columns 4 tig .. 4 tig + 3 (mma's 8-bit A fragment).
+//   .m8n16:           8 rows, register q; byte b is row g, byte 4 tig + b.
+//   .m16n8 (.trans):  8 rows, register q; byte j is row 2 tig + j % 2, byte g + 8 (j / 2): the
+//                     registers hold the 16x8 matrix as mma's C fragment holds 16x8 (rows g and
+//                     g + 8, columns 2 tig, 2 tig + 1), stored transposed.
+Layout byte_matrix_layout(const std::string& shape, unsigned num) {
+  unsigned rows = shape == ".m16n16" ? 16 : 8, regs = shape == ".m16n16" ? 2 * num : num;
+  Layout l = empty(rows, 16, 8, regs * 4);
+  l.sets = num;
+  for (unsigned t = 0; t < 32; ++t)
+    for (unsigned i = 0; i < l.elems; ++i) {
+      unsigned reg = i / 4, b = i % 4, g = t / 4, tig = t % 4;
+      Coord c;
+      if (shape == ".m16n16")
+        c = {static_cast<uint8_t>(reg / 2), static_cast<uint16_t>(4 * tig + b),
+             static_cast<uint16_t>(g + 8 * (reg % 2))};
+      else if (shape == ".m8n16")
+        c = {static_cast<uint8_t>(reg), static_cast<uint16_t>(g), static_cast<uint16_t>(4 * tig + b)};
+      else
+        c = {static_cast<uint8_t>(reg), static_cast<uint16_t>(2 * tig + b % 2),
+             static_cast<uint16_t>(g + 8 * (b / 2))};
+      l.at[t * l.elems + i] = c;
+    }
+  return l;
+}
+
+// §9.7.14.3: thread-id-a picks the lane pair of each quad (laneid % 4 in {0, 1} for 0, {2, 3} for
+// 1) that gives SF_A, thread-id-b the one lane of each quad (laneid % 4 == thread-id-b) that gives
+// SF_B; byte-id picks the byte (1X), the first of two bytes (2X: 0 or 2), or is 0 (4X), and k-block
+// `block` takes the byte after it by `block`. Which rows and columns the quads give is drawn in
+// figures 42-44, missing from our copy; as in those figures, confirmed against CUTLASS
+// include/cute/atom/mma_traits_sm120.hpp (SFALayout: lane t gives row t / 4 + 8 (t % 2), any
+// t / 2 % 2; SFBLayout: lane t gives column t / 4, any t % 4; mma_traits_sm120_sparse.hpp: the
+// same for mma.sp, over the dense K):
+//   SF_A of row r: lane 4 (r % 8) + 2 thread-id-a + r / 8;  SF_B of column n: lane 4n + thread-id-b.
+ScaleSource scale_a_source(unsigned row, unsigned block, unsigned byte_id, unsigned thread_id) {
+  return {4 * (row % 8) + 2 * thread_id + row / 8, byte_id + block};
+}
+ScaleSource scale_b_source(unsigned col, unsigned block, unsigned byte_id, unsigned thread_id) {
+  return {4 * col + thread_id, byte_id + block};
+}
+
 } // namespace ptxvm::mma

@@ -46,4 +46,21 @@ Layout mma_layout(Shape s, Frag f, unsigned width, bool row_major = true);
 // the table in layout.cpp gives the sm_80+ reading.
 Layout wmma_layout(Shape s, Frag f, unsigned width, unsigned regs);
 
+// The 8-bit ldmatrix/stmatrix forms of sm_100a/sm_120a (§9.7.14.5.15-16): each matrix is a set
+// of rows in shared memory, 16 bytes (16 elements, after any unpacking) each, whose addresses
+// lanes `rows` * q .. `rows` * q + `rows` - 1 give for matrix q. For byte i of a lane's registers
+// (register i / 4, byte i % 4), the Coord is (matrix, row = which of the matrix's rows, col = the
+// byte in that row). `shape` is ".m16n16" (ldmatrix, always .trans), ".m8n16" (ldmatrix) or
+// ".m16n8" (stmatrix, always .trans); `num` the matrices (.x1, .x2, .x4).
+Layout byte_matrix_layout(const std::string& shape, unsigned num);
+
+// Block scaling (§9.7.14.3, mma .kind::mxf8f6f4/.kind::mxf4/.kind::mxf4nvf4 .m16n8): the lane and
+// byte of scale-a-data (scale-b-data) that give the scale factor of row `row` of A (column `col`
+// of B) for k-block `block`, with the instruction's {byte-id, thread-id} selector.
+struct ScaleSource {
+  unsigned lane, byte;
+};
+ScaleSource scale_a_source(unsigned row, unsigned block, unsigned byte_id, unsigned thread_id);
+ScaleSource scale_b_source(unsigned col, unsigned block, unsigned byte_id, unsigned thread_id);
+
 } // namespace ptxvm::mma

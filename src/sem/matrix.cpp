@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "exec/engine.h"
@@ -116,9 +117,10 @@ unsigned width_of(Type t) {
 }
 
 // The element's bits from its container: "the .e2m1 value sits in bits 5..2 of its 8-bit
-// container, .e3m2/.e2m3 in bits 5..0" (§9.7.14.5.14, .kind::f8f6f4).
-uint64_t unpack(Type t, uint64_t container) {
-  if (t == Type::E2M1) return (container >> 2) & 0xf;
+// container, .e3m2/.e2m3 in bits 5..0" (§9.7.14.5.14, .kind::f8f6f4 and .kind::mxf8f6f4); the
+// .e2m1 of .kind::mxf4/.kind::mxf4nvf4 are packed 4-bit elements, "no explicit padding".
+uint64_t unpack(Type t, unsigned width, uint64_t container) {
+  if (t == Type::E2M1 && width == 8) return (container >> 2) & 0xf;
   if (t == Type::E3M2 || t == Type::E2M3) return container & 0x3f;
   return container;
 }
@@ -129,36 +131,85 @@ uint64_t mask_of(unsigned width) {
   return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
 }
 
-// Matrix of `l` (all its sets) from the 32 lanes' registers of vector operand `v`. Where a
-// fragment holds an element twice (wmma .f16 A and B), the first copy is the one read, as on an
-// H200 (tests/hw/mma wmma_mma.bin); the loop runs backwards so that it is written last.
-std::vector<uint64_t> gather(Warp& w, const Arg& v, const Layout& l, Type t) {
-  std::vector<uint64_t> m(size_t{l.sets} * l.rows * l.cols, 0);
-  uint64_t mask = mask_of(l.width);
-  for (int lane = 0; lane < 32; ++lane)
-    for (unsigned r = l.regs(); r-- > 0;) {
-      uint64_t bits = w.get<uint64_t>(v.elems[r], lane);
-      for (unsigned j = l.per_reg; j-- > 0;) {
-        const mma::Coord& c = l.where(static_cast<unsigned>(lane), r * l.per_reg + j);
-        m[(size_t{c.set} * l.rows + c.row) * l.cols + c.col] =
-            unpack(t, (bits >> (j * l.width)) & mask);
-      }
+// The matrix index (set, row, col flattened) of each fragment element of `l`, element-major:
+// [i * 32 + lane]. Where a fragment holds an element twice (wmma .f16 A and B), the first copy is
+// the one read, as on an H200 (tests/hw/mma wmma_mma.bin): the copy a lane-by-lane read would
+// write last, reading lanes upwards and each lane's elements downwards. With `for_reading`, every
+// other copy gets the index one past the matrix, a slot gather() discards.
+std::vector<uint32_t> flat_index(const Layout& l, bool for_reading) {
+  const uint32_t size = l.sets * l.rows * l.cols;
+  std::vector<uint32_t> index(size_t{32} * l.elems), read(size);
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (unsigned i = l.elems; i-- > 0;) {
+      const mma::Coord& c = l.where(lane, i);
+      const uint32_t at = (uint32_t{c.set} * l.rows + c.row) * l.cols + c.col;
+      index[i * 32 + lane] = at;
+      read[at] = i * 32 + lane;
     }
+  if (for_reading)
+    for (uint32_t k = 0; k < index.size(); ++k)
+      if (read[index[k]] != k) index[k] = size;
+  return index;
+}
+
+// flat_index of a plan's layout, computed once per thread: plans live as long as the process
+// (keep()), so their addresses identify them.
+const uint32_t* plan_index(const Layout& l, bool for_reading) {
+  thread_local std::unordered_map<const Layout*, std::vector<uint32_t>> cache[2];
+  std::vector<uint32_t>& index = cache[for_reading][&l];
+  if (index.empty()) index = flat_index(l, for_reading);
+  return index.data();
+}
+
+// Matrix of `l` (all its sets) from the 32 lanes' registers of vector operand `v`, into `m`
+// (whose storage a caller may keep from one instruction to the next); `index` is
+// flat_index(l, true).
+void gather(Warp& w, const Arg& v, const Layout& l, Type t, const uint32_t* index, std::vector<uint64_t>& m) {
+  const size_t size = size_t{l.sets} * l.rows * l.cols;
+  m.assign(size + 1, 0);  // m[size]: the copies not read
+  const uint64_t mask = mask_of(l.width);
+  const unsigned width = l.width, regs = l.regs(), reg_shift = std::countr_zero(l.per_reg);
+  thread_local std::vector<uint64_t> words;  // [r * 32 + lane]: the registers of the operand
+  words.resize(size_t{regs} * 32);
+  for (unsigned r = 0; r < regs; ++r) {
+    const Arg& e = v.elems[r];
+    uint64_t* to = &words[size_t{r} * 32];
+    uint64_t tmp[32];
+    if (exec::plain(e)) std::copy_n(w.row(e, tmp), 32, to);
+    else for (int lane = 0; lane < 32; ++lane) to[lane] = w.get<uint64_t>(e, lane);
+  }
+  for (unsigned i = 0; i < l.elems; ++i) {  // element i is part i % per_reg (a power of 2) of its register
+    const uint64_t* bits = &words[size_t{i >> reg_shift} * 32];
+    const unsigned shift = (i & (l.per_reg - 1)) * width;
+    const uint32_t* at = &index[size_t{i} * 32];
+    for (unsigned lane = 0; lane < 32; ++lane) m[at[lane]] = unpack(t, width, (bits[lane] >> shift) & mask);
+  }
+  m.pop_back();
+}
+std::vector<uint64_t> gather(Warp& w, const Arg& v, const Layout& l, Type t) {
+  std::vector<uint64_t> m;
+  gather(w, v, l, t, flat_index(l, true).data(), m);
   return m;
 }
 
-// The registers of vector operand `v` from matrix `m` through `l`.
-void scatter(Warp& w, const Arg& v, const Layout& l, const std::vector<uint64_t>& m) {
-  uint64_t mask = mask_of(l.width);
-  for (int lane = 0; lane < 32; ++lane)
-    for (unsigned r = 0; r < l.regs(); ++r) {
-      uint64_t bits = 0;
-      for (unsigned j = 0; j < l.per_reg; ++j) {
-        const mma::Coord& c = l.where(static_cast<unsigned>(lane), r * l.per_reg + j);
-        bits |= (m[(size_t{c.set} * l.rows + c.row) * l.cols + c.col] & mask) << (j * l.width);
-      }
-      w.set<uint64_t>(v.elems[r], lane, bits);
+// The registers of vector operand `v` from matrix `m` through `l`; `index` is
+// flat_index(l, false).
+void scatter(Warp& w, const Arg& v, const Layout& l, const uint32_t* index, const std::vector<uint64_t>& m) {
+  const uint64_t mask = mask_of(l.width);
+  const unsigned per_reg = l.per_reg, width = l.width;
+  for (unsigned r = 0; r < l.regs(); ++r) {
+    uint64_t bits[32] = {};
+    for (unsigned j = 0; j < per_reg; ++j) {
+      const uint32_t* at = &index[size_t{r * per_reg + j} * 32];
+      for (unsigned lane = 0; lane < 32; ++lane) bits[lane] |= (m[at[lane]] & mask) << (j * width);
     }
+    const Arg& e = v.elems[r];
+    if (e.kind == lower::ArgKind::Reg) std::copy_n(bits, 32, &w.slot(e.reg, 0));
+    else for (int lane = 0; lane < 32; ++lane) w.set<uint64_t>(e, lane, bits[lane]);
+  }
+}
+void scatter(Warp& w, const Arg& v, const Layout& l, const std::vector<uint64_t>& m) {
+  scatter(w, v, l, flat_index(l, false).data(), m);
 }
 
 // ---- products: mma and wmma.mma ----
@@ -181,6 +232,8 @@ struct Product {
   unsigned m, n, k;    // of one product
   Layout a, b, c, d;   // a: the compressed M x K/2 matrix when sparse
   Sparsity sparsity = Sparsity::Dense;
+  Type scale = Type::UE8M0;  // block scaling (§9.7.14.3): the scale factors' type
+  unsigned scale_vec = 0;    // and how many a row of A (column of B) has; 0: not block-scaled
 };
 
 // For each element of the compressed M x K/2 matrix A of mma.sp, its column in the dense A, which
@@ -231,27 +284,37 @@ std::vector<uint16_t> sparse_rows(Warp& w, const Op& op, const Product& p) {
 void product(Warp& w, const Op& op, uint32_t mk) {
   if (!whole_warp(w, op, mk)) return;
   const Product& p = *reinterpret_cast<const Product*>(op.aux);
-  std::vector<uint64_t> a = gather(w, op.args[1], p.a, p.cls.a),
-                        b = gather(w, op.args[2], p.b, p.cls.b),
-                        c = gather(w, op.args[3], p.c, p.cls.c), d(c.size());
+  thread_local std::vector<uint64_t> a, b, c, d, cols;  // kept: no allocation per instruction
+  thread_local const Product* last = nullptr;            // the plan of `index` (loops run one)
+  thread_local const uint32_t* index[4];
+  if (last != &p) {
+    index[0] = plan_index(p.a, true), index[1] = plan_index(p.b, true), index[2] = plan_index(p.c, true);
+    index[3] = plan_index(p.d, false);
+    last = &p;
+  }
+  gather(w, op.args[1], p.a, p.cls.a, index[0], a);
+  gather(w, op.args[2], p.b, p.cls.b, index[1], b);
+  gather(w, op.args[3], p.c, p.cls.c, index[2], c);
+  d.resize(c.size());
   unsigned k = p.a.cols;      // the dot length: K, or K/2 for mma.sp
   std::vector<uint16_t> brow; // for mma.sp, the row of B each element of A multiplies
   if (p.sparsity != Sparsity::Dense) brow = sparse_rows(w, op, p);
   if (p.arith == Arith::Float) {  // whole tiles: per set, or per row of A when sparse
     const unsigned tile_rows = brow.empty() ? p.m : 1;
-    std::vector<uint64_t> cols(size_t{p.n} * k);
     for (unsigned s = 0; s < p.a.sets; ++s)
       for (unsigned i0 = 0; i0 < p.m; i0 += tile_rows) {
-        for (unsigned j = 0; j < p.n; ++j)
-          for (unsigned kk = 0; kk < k; ++kk) {
-            unsigned r = brow.empty() ? kk : brow[size_t{i0} * k + kk];
-            cols[size_t{j} * k + kk] = b[(size_t{s} * p.k + r) * p.n + j];
-          }
+        const uint64_t* rows = &b[size_t{s} * p.k * p.n];  // B's k rows of this tile
+        if (!brow.empty()) {  // mma.sp: the rows of B that row i0 of A selects
+          cols.resize(size_t{k} * p.n);
+          for (unsigned kk = 0; kk < k; ++kk)
+            std::copy_n(&b[(size_t{s} * p.k + brow[size_t{i0} * k + kk]) * p.n], p.n, &cols[size_t{kk} * p.n]);
+          rows = cols.data();
+        }
         const size_t at = (size_t{s} * p.m + i0) * p.n;
-        mma::gemm(w.launch->tensor_model, p.cls, tile_rows, p.n, &a[(size_t{s} * p.m + i0) * k], cols.data(),
-                  &c[at], &d[at]);
+        mma::gemm(w.launch->tensor_model, p.cls, tile_rows, p.n, &a[(size_t{s} * p.m + i0) * k], rows, &c[at],
+                  &d[at]);
       }
-    scatter(w, op.args[0], p.d, d);
+    scatter(w, op.args[0], p.d, index[3], d);
     return;
   }
   std::vector<uint64_t> row(k), col(k);
@@ -279,6 +342,67 @@ void product(Warp& w, const Op& op, uint32_t mk) {
                                                     static_cast<int32_t>(c[at])));
         }
       }
+  scatter(w, op.args[0], p.d, index[3], d);
+}
+
+// The value of operand `a` (a register, or a brace list of one) in `lane`.
+uint32_t word(Warp& w, const Arg& a, int lane) {
+  return w.get<uint32_t>(a.kind == lower::ArgKind::Vector ? a.elems[0] : a, lane);
+}
+
+// §9.7.14.3 Table 36: the valid byte-id (of A or B) for a .scale_vec, and thread-id-a / -b.
+bool byte_id_valid(unsigned scale_vec, uint64_t id) {
+  return scale_vec == 1 ? id < 4 : scale_vec == 2 ? id == 0 || id == 2 : id == 0;
+}
+bool thread_id_valid(bool of_a, uint64_t id) {
+  return id < (of_a ? 2u : 4u);
+}
+
+// Block-scaled mma (§9.7.14.3), args d, a, b, c, then for mma.sp the metadata and sparsity
+// selector, then scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}:
+// D = (A * scale_A) * (B * scale_B) + C, each row of A (column of B) split into scale_vec k-blocks
+// of K / scale_vec (of the dense K for mma.sp). The selectors are read from lane 0 (the .aligned
+// forms give every lane the same); values outside Table 36 are undefined, and ptxvm stops with a
+// fault.
+void scaled_product(Warp& w, const Op& op, uint32_t mk) {
+  if (!whole_warp(w, op, mk)) return;
+  const Product& p = *reinterpret_cast<const Product*>(op.aux);
+  std::vector<uint64_t> a = gather(w, op.args[1], p.a, p.cls.a),
+                        b = gather(w, op.args[2], p.b, p.cls.b),
+                        c = gather(w, op.args[3], p.c, p.cls.c), d(c.size());
+  const size_t at0 = p.sparsity == Sparsity::Dense ? 4 : 6; // scale-a-data
+  const Arg &data_a = op.args[at0], &sel_a = op.args[at0 + 1], &data_b = op.args[at0 + 2],
+            &sel_b = op.args[at0 + 3];
+  unsigned byte_a = w.get<uint32_t>(sel_a.elems[0], 0), thread_a = w.get<uint32_t>(sel_a.elems[1], 0),
+           byte_b = w.get<uint32_t>(sel_b.elems[0], 0), thread_b = w.get<uint32_t>(sel_b.elems[1], 0);
+  if (!byte_id_valid(p.scale_vec, byte_a) || !byte_id_valid(p.scale_vec, byte_b) ||
+      !thread_id_valid(true, thread_a) || !thread_id_valid(false, thread_b)) {
+    w.fault_lane = 0;
+    throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, 0, 0,
+                     "mma block-scale selectors {" + std::to_string(byte_a) + ", " +
+                         std::to_string(thread_a) + "}, {" + std::to_string(byte_b) + ", " +
+                         std::to_string(thread_b) +
+                         "} are outside Table 36 for this .scale_vec (undefined, §9.7.14.3)"};
+  }
+  auto scale_byte = [&](const Arg& data, mma::ScaleSource s) {
+    return static_cast<uint8_t>(word(w, data, static_cast<int>(s.lane)) >> (8 * s.byte));
+  };
+  const unsigned k = p.a.cols, block = p.k / p.scale_vec; // k: the dot length (K/2 for mma.sp)
+  std::vector<uint16_t> brow; // for mma.sp, the row of B (dense k) each element of A multiplies
+  if (p.sparsity != Sparsity::Dense) brow = sparse_rows(w, op, p);
+  std::vector<uint64_t> col(k);
+  std::vector<uint8_t> sa(k), sb(k);
+  for (unsigned i = 0; i < p.m; ++i)
+    for (unsigned j = 0; j < p.n; ++j) {
+      for (unsigned kk = 0; kk < k; ++kk) {
+        unsigned r = brow.empty() ? kk : brow[size_t{i} * k + kk];
+        col[kk] = b[size_t{r} * p.n + j];
+        sa[kk] = scale_byte(data_a, mma::scale_a_source(i, r / block, byte_a, thread_a));
+        sb[kk] = scale_byte(data_b, mma::scale_b_source(j, r / block, byte_b, thread_b));
+      }
+      size_t at = size_t{i} * p.n + j;
+      d[at] = mma::dot_scaled(p.cls, p.scale, &a[size_t{i} * k], col.data(), sa.data(), sb.data(), c[at]);
+    }
   scatter(w, op.args[0], p.d, d);
 }
 
@@ -297,14 +421,33 @@ void classify(const isa::Bound& b, Type at, Type bt, Type ct, Type dt, unsigned 
   p.xor_op = bitop == ".xor";
 }
 
+// Block scaling (§9.7.14.3 Table 35, as ptxas 13.0 accepts for sm_120a): the scale factors a row
+// of A has ("the number of columns of scale_A", §9.7.14.6.3) and their type, with .scale_vec
+// defaulting to 1X for .kind::mxf8f6f4 and 2X for .kind::mxf4; a factor covers K / scale_vec of
+// the dense K (mma.sp: .m16n8k64 / .m16n8k128, so twice as many k):
+//   .kind::mxf8f6f4  mma .m16n8k32  .ue8m0  1X            (one factor per 32 k)
+//   .kind::mxf4      mma .m16n8k64  .ue8m0  2X            (per 32 k)
+//   .kind::mxf4nvf4  mma .m16n8k64  .ue8m0  2X; .ue4m3 4X (per 32 k; per 16 k)
+bool block_scaling(const isa::Bound& b, Product& p, std::string& why) {
+  std::string kind = axis(b, "kind"), vec = axis(b, "scale_vec"), stype = axis(b, "stype");
+  if (vec.empty() && kind != ".kind::mxf4nvf4") vec = kind == ".kind::mxf4" ? ".scale_vec::2X" : ".scale_vec::1X";
+  p.scale_vec = vec == ".scale_vec::1X" ? 1 : vec == ".scale_vec::2X" ? 2 : vec == ".scale_vec::4X" ? 4 : 0;
+  p.scale = stype == ".ue4m3" ? Type::UE4M3 : Type::UE8M0;
+  bool ok = kind == ".kind::mxf8f6f4"  ? p.scale_vec == 1 && stype == ".ue8m0"
+            : kind == ".kind::mxf4"    ? p.scale_vec == 2 && stype == ".ue8m0"
+            : kind == ".kind::mxf4nvf4" ? (p.scale_vec == 2 && stype == ".ue8m0") ||
+                                              (p.scale_vec == 4 && stype == ".ue4m3")
+                                        : false;
+  if (!ok)
+    return unsupported(why, kind + (vec.empty() ? "" : "." + vec.substr(1)) + " with " + stype +
+                                " is not a block scaling of §9.7.14.3 Table 35");
+  return true;
+}
+
 bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
-  if (b.value("block_scale") || b.value("stype") || b.value("scale_vec"))
-    return unsupported(why, "block-scaled mma (.block_scale, §9.7.14.3): which lanes and bytes "
-                            "give the scale factors is only drawn in figures 42-44, and no "
-                            "sm_120a recording confirms a reading");
   std::string kind = axis(b, "kind");
-  if (!kind.empty() && kind != ".kind::f8f6f4")
-    return unsupported(why, kind + " is block-scaled (§9.7.14.3), which is not implemented");
+  const bool scaled = b.value("block_scale") || b.value("stype") || b.value("scale_vec") ||
+                      (!kind.empty() && kind != ".kind::f8f6f4");
   Type at, bt, ct, dt;
   if (!type_of(axis(b, "atype"), at) || !type_of(axis(b, "btype"), bt) ||
       !type_of(axis(b, "ctype"), ct) || !type_of(axis(b, "dtype"), dt))
@@ -312,28 +455,44 @@ bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
   std::string shape = axis(b, "shape");
   mma::Shape s = mma::parse_shape(shape);
   Product p;
+  if (scaled && !block_scaling(b, p, why)) return false;
+  const size_t sel_a = b.family->mnemonic == "mma" ? 5 : 7; // {byte-id-a, thread-id-a}
+  if (scaled)  // immediate selectors outside Table 36 are rejected here, as ptxas does
+    for (size_t operand : {sel_a, sel_a + 2})
+      for (size_t e = 0; e < 2; ++e) {
+        const Arg& x = op.args[operand].elems[e];
+        if (x.kind == lower::ArgKind::Imm &&
+            !(e == 0 ? byte_id_valid(p.scale_vec, x.imm) : thread_id_valid(operand == sel_a, x.imm)))
+          return unsupported(why, std::string(e == 0 ? "byte-id" : "thread-id") + "-" +
+                                      (operand == sel_a ? "a" : "b") + " " + std::to_string(x.imm) +
+                                      " is outside §9.7.14.3 Table 36 for this .scale_vec");
+      }
   bool sparse = b.family->mnemonic != "mma";
   classify(b, at, bt, ct, dt, sparse ? s.k / 2 : s.k, p); // mma.sp sums K/2 products
   p.cls.f8f6f4 = kind == ".kind::f8f6f4";
+  // .kind::mxf4/.kind::mxf4nvf4 pack .e2m1 eight to a register, as .s4 (§9.7.14.5.14)
+  const bool packed = kind == ".kind::mxf4" || kind == ".kind::mxf4nvf4";
+  const unsigned aw = packed ? 4 : width_of(at), bw = packed ? 4 : width_of(bt);
   p.m = s.m, p.n = s.n;
   p.k = s.k;
   if (sparse) {
     p.sparsity = at == Type::TF32                   ? Sparsity::Tf32
-                 : at == Type::S4 || at == Type::U4 ? Sparsity::Quads
+                 : at == Type::S4 || at == Type::U4 || packed ? Sparsity::Quads
                                                     : Sparsity::Pairs;
     // §9.7.14.6.2: the compressed M x K/2 matrix in the dense fragment of K/2.
-    p.a = mma::mma_layout({s.m, s.n, s.k / 2}, Frag::A, width_of(at));
+    p.a = mma::mma_layout({s.m, s.n, s.k / 2}, Frag::A, aw);
   } else {
-    p.a = mma::mma_layout(s, Frag::A, width_of(at), axis(b, "alayout") == ".row");
+    p.a = mma::mma_layout(s, Frag::A, aw, axis(b, "alayout") == ".row");
   }
-  p.b = mma::mma_layout(s, Frag::B, width_of(bt), axis(b, "blayout") == ".row");
+  p.b = mma::mma_layout(s, Frag::B, bw, axis(b, "blayout") == ".row");
   p.c = mma::mma_layout(s, Frag::C, width_of(ct));
   p.d = mma::mma_layout(s, Frag::C, width_of(dt));
   std::string key = b.family->mnemonic + shape + axis(b, "alayout") + axis(b, "blayout") + kind +
                     axis(b, "satfinite") + axis(b, "dtype") + axis(b, "atype") + axis(b, "btype") +
-                    axis(b, "ctype") + axis(b, "bitop") + axis(b, "rnd");
+                    axis(b, "ctype") + axis(b, "bitop") + axis(b, "rnd") + axis(b, "stype") +
+                    std::to_string(p.scale_vec);
   op.aux = reinterpret_cast<uint64_t>(keep("mma" + key, std::move(p)));
-  op.fn = &product;
+  op.fn = scaled ? &scaled_product : &product;
   return true;
 }
 
@@ -525,16 +684,94 @@ void movmatrix(Warp& w, const Op& op, uint32_t m) {
                                                             << 16);
 }
 
+// ---- the 8-bit forms (sm_100a/sm_120a): ldmatrix .m16n16/.m8n16, stmatrix .m16n8 ----
+//
+// Each matrix is rows of 16 bytes in shared memory, one address per row; mma::byte_matrix_layout
+// places every byte of the registers. ldmatrix .b8x16 unpacks each row first.
+
+struct ByteMatrices {
+  Layout l;
+  unsigned packed_bits = 8; // ldmatrix source elements: 8 (.b8), 6 (.b6x16_p32), 4 (.b4x16_p64)
+};
+
+// A row of shared memory as 16 bytes. .b6x16_p32 / .b4x16_p64 (§9.7.14.5.15): sixteen unsigned
+// 6-bit (4-bit) elements and 32 (64) bits of padding make the 16-byte row; each element becomes a
+// byte, zero-extended: its bits in bits 5..0 (3..0) of the byte. The ISA draws the unpacking only
+// in figures (§9.7.16.9.1, tcgen05.cp's "decompression", Figures 194-198); CUTLASS
+// include/cute/atom/mma_traits_sm120.hpp (fp4_shift_A) says it: "ld.matrix b4x16_p64 places FP4
+// data at the first four bits in each eight-bit container" and FP6 needs no shift. Element i
+// occupies bits n*i .. n*i + n - 1 of the row read as a little-endian number, the padding last
+// (our choice: the order of packed sub-byte elements everywhere in CUTLASS and PTX memory).
+std::array<uint8_t, 16> unpack_row(const uint8_t* row, unsigned bits) {
+  std::array<uint8_t, 16> out{};
+  for (unsigned i = 0; i < 16; ++i) {
+    if (bits == 8) {
+      out[i] = row[i];
+      continue;
+    }
+    unsigned at = bits * i, v = row[at / 8] | (at / 8 + 1 < 16 ? row[at / 8 + 1] << 8 : 0);
+    out[i] = static_cast<uint8_t>((v >> (at % 8)) & ((1u << bits) - 1));
+  }
+  return out;
+}
+
+void ldmatrix_b8(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  const ByteMatrices& p = *reinterpret_cast<const ByteMatrices*>(op.aux);
+  Space space = space_at(op.args[1], op);
+  std::vector<std::array<uint8_t, 16>> rows(size_t{p.l.sets} * p.l.rows);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    int lane = static_cast<int>(r);
+    rows[r] = unpack_row(w.access(space, w.address(op.args[1], lane), 16, lane), p.packed_bits);
+  }
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned reg = 0; reg < p.l.regs(); ++reg) {
+      uint32_t v = 0;
+      for (unsigned b = 0; b < 4; ++b) {
+        const mma::Coord& c = p.l.where(static_cast<unsigned>(lane), reg * 4 + b);
+        v |= uint32_t{rows[size_t{c.set} * p.l.rows + c.row][c.col]} << (8 * b);
+      }
+      w.set<uint32_t>(op.args[0].elems[reg], lane, v);
+    }
+}
+
+void stmatrix_b8(Warp& w, const Op& op, uint32_t m) {
+  if (!whole_warp(w, op, m)) return;
+  const ByteMatrices& p = *reinterpret_cast<const ByteMatrices*>(op.aux);
+  Space space = space_at(op.args[0], op);
+  std::vector<std::array<uint8_t, 16>> rows(size_t{p.l.sets} * p.l.rows);
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned reg = 0; reg < p.l.regs(); ++reg) {
+      uint32_t v = w.get<uint32_t>(op.args[1].elems[reg], lane);
+      for (unsigned b = 0; b < 4; ++b) {
+        const mma::Coord& c = p.l.where(static_cast<unsigned>(lane), reg * 4 + b);
+        rows[size_t{c.set} * p.l.rows + c.row][c.col] = static_cast<uint8_t>(v >> (8 * b));
+      }
+    }
+  for (size_t r = 0; r < rows.size(); ++r) {
+    int lane = static_cast<int>(r);
+    std::memcpy(w.access(space, w.address(op.args[0], lane), 16, lane), rows[r].data(), 16);
+  }
+}
+
 bool select_ld_st_matrix(const isa::Bound& b, Op& op, std::string& why, bool store) {
-  if (axis(b, "shape") != ".m8n8")
-    return unsupported(
-        why, axis(b, "shape") +
-                 " (sm_100a/sm_120a): its fragment layout is given only by a figure of §" +
-                 (store ? "9.7.14.5.16" : "9.7.14.5.15") + ", not yet recorded");
-  std::string num = axis(b, "num");
-  op.aux = (num == ".x1" ? 1 : num == ".x2" ? 2 : 4) | (b.value("trans") ? kTrans : 0);
+  std::string num = axis(b, "num"), shape = axis(b, "shape");
+  unsigned count = num == ".x1" ? 1 : num == ".x2" ? 2 : 4;
   op.aux2 = static_cast<uint64_t>(space_of(b));
-  op.fn = store ? &stmatrix : &ldmatrix;
+  if (shape == ".m8n8") {
+    op.aux = count | (b.value("trans") ? kTrans : 0);
+    op.fn = store ? &stmatrix : &ldmatrix;
+    return true;
+  }
+  // The ISA rows require .trans for .m16n16/.m16n8 and forbid it for .m8n16.
+  if (shape == ".m16n16" && count == 4) return unsupported(why, ".m16n16 loads .x1 or .x2");
+  ByteMatrices p;
+  p.l = mma::byte_matrix_layout(shape, count);
+  std::string fmt = axis(b, "src_fmt");
+  p.packed_bits = fmt == ".b6x16_p32" ? 6 : fmt == ".b4x16_p64" ? 4 : 8;
+  op.aux = reinterpret_cast<uint64_t>(
+      keep((store ? "st" : "ld") + shape + num + fmt, std::move(p)));
+  op.fn = store ? &stmatrix_b8 : &ldmatrix_b8;
   return true;
 }
 

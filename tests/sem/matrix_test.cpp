@@ -869,23 +869,5 @@ TEST(Wmma, LoadMmaStoreEveryShapeAndType) {
   }
 }
 
-// Forms whose layouts the ISA gives only in figures and no recording confirms (sm_100a/sm_120a)
-// load with a reason rather than run wrongly.
-TEST(Matrix, UnrecordedFormsAreUnsupported) {
-  for (std::string instr : {"ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r2, %r3}, [%rd7];",
-                            "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%rd7], {%r2};",
-                            "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_"
-                            "vec::1X.f32.e4m3.e4m3.f32.ue8m0 "
-                            "{%f1, %f2, %f3, %f4}, {%r2, %r3, %r4, %r5}, {%r6, %r7}, {%f1, %f2, "
-                            "%f3, %f4}, %r8, {%h1, %h2}, "
-                            "%r9, {%h3, %h4};"}) {
-    Device dev;
-    std::string diags;
-    auto m = dev.load_module(kernel_ptx(std::string(kShared) + instr, "sm_120a"), "t.ptx", &diags);
-    EXPECT_FALSE(m) << instr;
-    EXPECT_NE(diags.find("unsupported:"), std::string::npos) << diags;
-  }
-}
-
 } // namespace
 } // namespace ptxvm::test
