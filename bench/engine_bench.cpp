@@ -66,11 +66,12 @@ std::string kernels_dir() {
   return dir ? dir : PTXVM_BENCH_KERNELS_DIR;
 }
 
-// Loads kernels/<file>; null with the reason in *why when the file is missing or does not load.
-std::unique_ptr<ptxvm::Module> load(ptxvm::Device& dev, const std::string& file, std::string* why) {
-  std::ifstream in(kernels_dir() + "/" + file);
+// Loads dir/<file>; null with the reason in *why when the file is missing or does not load.
+std::unique_ptr<ptxvm::Module> load(ptxvm::Device& dev, const std::string& dir, const std::string& file,
+                                    std::string* why) {
+  std::ifstream in(dir + "/" + file);
   if (!in) {
-    *why = file + " not found in " + kernels_dir();
+    *why = file + " not found in " + dir;
     return nullptr;
   }
   std::stringstream text;
@@ -159,10 +160,11 @@ void check_first_launch(Workload& w, const std::function<size_t()>& count_mismat
     w.why_not = w.kernel + ": " + std::to_string(bad) + " results differ from the native run";
 }
 
-Workload& prepare(std::unique_ptr<Workload>& slot, const std::string& file, const std::string& kernel) {
+Workload& prepare(std::unique_ptr<Workload>& slot, const std::string& file, const std::string& kernel,
+                  const std::string& dir = kernels_dir()) {
   slot = std::make_unique<Workload>();
   slot->kernel = kernel;
-  slot->module = load(slot->dev, file, &slot->why_not);
+  slot->module = load(slot->dev, dir, file, &slot->why_not);
   return *slot;
 }
 
@@ -388,26 +390,56 @@ uint16_t half_bits(float f) {
   return static_cast<uint16_t>(sign | (exponent << 10) | ((b >> 13) & 0x3ff));
 }
 
+// The f16 operands of gemm_operand(seed) as binary16 bits, row-major (or each column contiguous).
+std::vector<uint16_t> gemm_halves(const std::vector<float>& m, bool columns) {
+  std::vector<uint16_t> h(m.size());
+  for (uint32_t p = 0; p < kGemm; ++p)
+    for (uint32_t j = 0; j < kGemm; ++j) h[columns ? j * kGemm + p : p * kGemm + j] = half_bits(m[p * kGemm + j]);
+  return h;
+}
+
+// A launch of a GEMM kernel on gemm_operand(7) x gemm_operand(8) into dd, checked once against the
+// native matmul; the caller has set w's grid, block and shared memory.
+void gemm_workload(Workload& w, uint64_t dd, std::vector<ptxvm::KernelArg> args) {
+  w.config.threads = 1;
+  w.args = std::move(args);
+  check_first_launch(w, [&] {
+    std::vector<float> want(kGemm * kGemm);
+    bench::native::matmul(want.data(), gemm_operand(7).data(), gemm_operand(8).data(), kGemm, kGemm, kGemm);
+    return mismatches(download<float>(w.dev, dd, kGemm * kGemm), want);
+  });
+}
+
 void BM_GemmEmulated(benchmark::State& state) {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "mma_gemm.ptx", "mma_gemm");
-    auto a = gemm_operand(7), b = gemm_operand(8);  // b: K x N row-major
-    std::vector<uint16_t> ha(a.size()), hb_cols(b.size());
-    for (size_t i = 0; i < a.size(); ++i) ha[i] = half_bits(a[i]);
-    for (uint32_t p = 0; p < kGemm; ++p)
-      for (uint32_t j = 0; j < kGemm; ++j) hb_cols[j * kGemm + p] = half_bits(b[p * kGemm + j]);
-    uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, ha), db = upload(w.dev, hb_cols);
+    uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, gemm_halves(gemm_operand(7), false)),
+             db = upload(w.dev, gemm_halves(gemm_operand(8), true));
     w.config.grid = {kGemm / 8, kGemm / 16};
     w.config.block = {32};
-    w.config.threads = 1;
-    w.args = {ptxvm::arg(dd), ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
-              ptxvm::arg(kGemm)};
-    check_first_launch(w, [&] {
-      std::vector<float> want(kGemm * kGemm);
-      bench::native::matmul(want.data(), a.data(), b.data(), kGemm, kGemm, kGemm);
-      return mismatches(download<float>(w.dev, dd, kGemm * kGemm), want);
-    });
+    gemm_workload(w, dd, {ptxvm::arg(dd), ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
+                          ptxvm::arg(kGemm)});
+  }
+  time_launches(state, *slot);
+  state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
+}
+
+// Triton's tl.dot GEMM (tests/kernels/triton/dot.py, `dot_f16`: f16 A and B row-major, f32 C,
+// 32 x 32 x 32 tiles, 4 warps, compiled for cuda:80), as the kernel suite keeps it; its launch
+// as tests/kernels/ptx/triton_meta.json gives it (block 128, 4096 bytes of dynamic shared memory),
+// plus Triton's two scratch pointers, null.
+void BM_TritonGemmEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "triton_dot_f16.cuda80.ptx", "dot_gemm", PTXVM_TRITON_KERNELS_DIR);
+    uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, gemm_halves(gemm_operand(7), false)),
+             db = upload(w.dev, gemm_halves(gemm_operand(8), false));
+    w.config.grid = {kGemm / 32, kGemm / 32};
+    w.config.block = {128};
+    w.config.shared_bytes = 4096;
+    gemm_workload(w, dd, {ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(dd), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
+                          ptxvm::arg(kGemm), ptxvm::arg(uint64_t{0}), ptxvm::arg(uint64_t{0})});
   }
   time_launches(state, *slot);
   state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
@@ -423,24 +455,26 @@ void BM_GemmNative(benchmark::State& state) {
   state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
 }
 
-// NumPy's float32 matmul of the same shape on one OpenBLAS thread (the yardstick), in
-// seconds: the best of 20 after a warm-up. Negative when python3 or numpy is missing.
-double numpy_gemm_seconds() {
+// NumPy's float32 matmul on one OpenBLAS thread at 1024 x 1024 x 1024 (the yardstick), in
+// multiply-adds per second: the best of 10 after a warm-up. Negative when python3 or numpy is
+// missing.
+constexpr unsigned kNumpyN = 1024;
+double numpy_gemm_rate() {
   std::string cmd =
       "OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 python3 -c '"
       "import numpy as np, time\n"
-      "n = " + std::to_string(kGemm) + "\n"
+      "n = " + std::to_string(kNumpyN) + "\n"
       "a = np.random.rand(n, n).astype(np.float32); b = np.random.rand(n, n).astype(np.float32)\n"
       "a @ b\n"
       "best = 1e9\n"
-      "for _ in range(20):\n"
+      "for _ in range(10):\n"
       "    t = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t)\n"
       "print(best)' 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return -1;
   double seconds = -1;
   if (std::fscanf(p, "%lf", &seconds) != 1) seconds = -1;
-  return pclose(p) == 0 ? seconds : -1;
+  return pclose(p) == 0 && seconds > 0 ? double(kNumpyN) * kNumpyN * kNumpyN / seconds : -1;
 }
 
 // ---- Summary --------------------------------------------------------------------------------
@@ -546,23 +580,30 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
     std::printf("\n");
   }
 
-  const Outcome *ge = find("BM_GemmEmulated"), *gn = find("BM_GemmNative");
-  if (!ge || !gn) return;
-  std::printf("\nGEMM %u^3, multiply-adds/s:\n", kGemm);
-  const double native = gn->median(), numpy = numpy_gemm_seconds();
-  std::printf("  blocked C++ -O2 fp32 matmul, 1 thread:  %.3g\n", kGemmMacs / native);
+  const Outcome* gn = find("BM_GemmNative");
+  if (!gn) return;
+  std::printf("\nGEMM, multiply-adds/s (1 thread each):\n");
+  const double native = kGemmMacs / gn->median(), numpy = numpy_gemm_rate();
+  auto label = [](const char* what, unsigned n) { return std::string(what) + " " + std::to_string(n) + "^3:"; };
+  std::printf("  %-42s %.3g\n", label("blocked C++ -O2 fp32 matmul", kGemm).c_str(), native);
   if (numpy > 0)
-    std::printf("  NumPy float32 @, 1 OpenBLAS thread:     %.3g  (the issue's yardstick)\n", kGemmMacs / numpy);
+    std::printf("  %-42s %.3g  (the issue's yardstick)\n", label("NumPy float32 @, OpenBLAS", kNumpyN).c_str(), numpy);
   else
     std::printf("  NumPy float32 @: skipped (python3 with numpy not available)\n");
-  if (!ge->error.empty()) {
-    std::printf("  ptxvm mma.sync: skipped (%s)\n", ge->error.c_str());
-    return;
+  const std::pair<const char*, const char*> emulated[] = {{"BM_GemmEmulated", "ptxvm mma.sync (hand-written)"},
+                                                          {"BM_TritonGemmEmulated", "ptxvm Triton tl.dot (f16)"}};
+  for (const auto& [name, what] : emulated) {
+    const Outcome* e = find(name);
+    if (!e) continue;
+    if (!e->error.empty()) {
+      std::printf("  %s: skipped (%s)\n", what, e->error.c_str());
+      continue;
+    }
+    const double rate = kGemmMacs / e->median();
+    std::printf("  %-42s %.3g  (%.1fx slower than the C++", label(what, kGemm).c_str(), rate, native / rate);
+    if (numpy > 0) std::printf(", %.1f%% of NumPy", 100 * rate / numpy);
+    std::printf(")\n");
   }
-  std::printf("  ptxvm mma.sync, 1 host thread:          %.3g  (%.1fx slower than the C++", kGemmMacs / ge->median(),
-              ge->median() / native);
-  if (numpy > 0) std::printf(", %.1fx slower than NumPy", ge->median() / numpy);
-  std::printf(")\n");
 }
 
 }  // namespace
@@ -584,6 +625,7 @@ int main(int argc, char** argv) {
       {"BM_HistogramEmulated", BM_HistogramEmulated}, {"BM_HistogramNative", BM_HistogramNative},
       {"BM_WarpReduceEmulated", BM_WarpReduceEmulated}, {"BM_WarpReduceNative", BM_WarpReduceNative},
       {"BM_GemmEmulated", BM_GemmEmulated},           {"BM_GemmNative", BM_GemmNative},
+      {"BM_TritonGemmEmulated", BM_TritonGemmEmulated},
   };
   for (const auto& [name, fn] : pairs)
     benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);
