@@ -166,6 +166,29 @@ TEST(Engine, ManyCtasOnSeveralHostThreads) {
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(v[i], i);
 }
 
+// A host thread keeps finished CTAs for later launches (src/exec/engine.cpp): a block of
+// another size, fresh barriers and registers each time.
+TEST(Engine, LaterLaunchesOfOtherBlockSizesReuseCtas) {  // §9.7.13.1
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".visible .entry k(.param .u64 out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+         ".shared .align 4 .b32 s[256];\n"
+         "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r4, %ntid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+         "setp.eq.u32 %p1, %r1, 0;\n@%p1 mov.u32 %r5, 1000;\n"  // %r5: 1000 in thread 0, else never written
+         "mov.u64 %rd3, s;\nadd.s64 %rd4, %rd3, %rd2;\nst.shared.u32 [%rd4], %r1;\nbar.sync 0;\n"
+         "sub.s32 %r2, %r4, %r1;\nsub.s32 %r2, %r2, 1;\nmul.wide.u32 %rd5, %r2, 4;\nadd.s64 %rd6, %rd3, %rd5;\n"
+         "ld.shared.u32 %r3, [%rd6];\nadd.s32 %r3, %r3, %r5;\nadd.s64 %rd7, %rd1, %rd2;\n"
+         "st.global.u32 [%rd7], %r3;\nret;\n}\n"
+         ".visible .entry no_barrier(.param .u64 out)\n{\nret;\n}\n");
+  ASSERT_TRUE(h.launch("no_barrier", {1}, {32}, {arg(uint64_t{0})}).ok);  // a Cta that met no barrier
+  for (uint32_t block : {256u, 64u, 32u, 96u, 256u}) {
+    uint64_t out = h.buffer(std::vector<uint32_t>(block * 4, 0xffffffffu));
+    ASSERT_TRUE(h.launch("k", {4}, {block}, {arg(out)}, 2).ok) << block;
+    auto v = h.read<uint32_t>(out, block);
+    for (uint32_t i = 0; i < block; ++i) ASSERT_EQ(v[i], block - 1 - i + (i == 0 ? 1000 : 0)) << block << " " << i;
+  }
+}
+
 // ---- guest faults: a report naming kernel, CTA, warp, lane, PC and PTX line ----
 
 TEST(Faults, OutOfBoundsGlobalStore) {
@@ -181,6 +204,19 @@ TEST(Faults, OutOfBoundsGlobalStore) {
   // The host process is healthy and the device usable: the buffer is intact up to its end.
   auto v = h.read<uint32_t>(out, 40);
   EXPECT_EQ(v[0], 0u);
+}
+
+TEST(Faults, FreedAllocationInALaterLaunch) {
+  // The first launch's warps remember the allocation they stored to; a later launch must not.
+  Harness h;
+  h.load(kernel_ptx(std::string(kTid) + "st.global.u32 [%rd2], %r4;"));
+  uint64_t out = h.buffer(std::vector<uint32_t>(64, 0));
+  ASSERT_TRUE(h.launch("k", {2}, {32}, {arg(out), arg(uint64_t{0})}).ok);
+  h.dev.free(out);
+  LaunchResult r = h.launch("k", {2}, {32}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(r.guest_fault);
+  EXPECT_NE(r.error.find("global access"), std::string::npos) << r.error;
 }
 
 TEST(Faults, MisalignedLoad) {  // §5.4.5
