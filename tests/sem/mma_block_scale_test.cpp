@@ -14,17 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "../hw/splitmix64.h"
 #include "harness.h"
 
 namespace ptxvm::test {
 namespace {
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using ptxvm_hw_seed::splitmix64;
 
 // An element format: exponent and mantissa bits, bias (§5.2.5 alternate formats).
 struct Fmt {
@@ -54,7 +50,7 @@ __float128 value(const Fmt& f, uint32_t code) {
 // A random finite code (e4m3 has no Inf and only S.1111.111 as NaN; e5m2 IEEE specials).
 uint32_t random_code(const Fmt& f, uint64_t& s) {
   for (;;) {
-    uint32_t c = static_cast<uint32_t>(splitmix(s)) & ((1u << f.bits()) - 1);
+    uint32_t c = static_cast<uint32_t>(splitmix64(s)) & ((1u << f.bits()) - 1);
     int field = static_cast<int>(c >> f.m) & ((1 << f.e) - 1);
     if (f.name == ".e4m3" && (c & 0x7f) == 0x7f) continue;
     if (f.name == ".e5m2" && field == 31) continue;
@@ -230,15 +226,15 @@ Case random_case(Case c, uint64_t seed, int lo = 6, int hi = 6) {
   c.SA.resize(16 * c.nvec), c.SB.resize(8 * c.nvec);
   for (auto& x : c.A) x = random_code(c.a, s);
   for (auto& x : c.B) x = random_code(c.b, s);
-  for (auto& x : c.C) x = static_cast<float>(static_cast<int>(splitmix(s) % 64) - 32) / 4;
+  for (auto& x : c.C) x = static_cast<float>(static_cast<int>(splitmix64(s) % 64) - 32) / 4;
   for (auto* v : {&c.SA, &c.SB})
     for (auto& x : *v)
       x = c.ue4m3 ? static_cast<uint8_t>(random_code(kE4M3, s)) // bit 7 random: ignored
-                  : static_cast<uint8_t>(127 - lo + static_cast<int>(splitmix(s) % (lo + hi + 1)));
+                  : static_cast<uint8_t>(127 - lo + static_cast<int>(splitmix64(s) % (lo + hi + 1)));
   if (c.sparse) { // zero every element of A that the metadata does not name
     c.pairs.assign(16, std::vector<int>(16));
     for (auto& row : c.pairs)
-      for (int& p : row) p = static_cast<int>(splitmix(s) % 6);
+      for (int& p : row) p = static_cast<int>(splitmix64(s) % 6);
     for (int row = 0; row < 16; ++row) {
       std::vector<uint32_t> keep(c.k, 0);
       for (int col : held(c, row)) keep[col] = c.A[row * c.k + col];

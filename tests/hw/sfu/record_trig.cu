@@ -21,22 +21,18 @@
 #include <string>
 #include <vector>
 
-__global__ void k_sin(const float* x, float* y, int n) {
+template <bool kCos>
+__global__ void k_trig(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     float r;
-    asm("sin.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x[i]));
+    if constexpr (kCos) asm("cos.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x[i]));
+    else asm("sin.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x[i]));
     y[i] = r;
   }
 }
-__global__ void k_cos(const float* x, float* y, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float r;
-    asm("cos.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x[i]));
-    y[i] = r;
-  }
-}
+constexpr auto k_sin = k_trig<false>;
+constexpr auto k_cos = k_trig<true>;
 
 constexpr int kBits = 25;
 constexpr uint32_t kPeriod = 1u << kBits;
