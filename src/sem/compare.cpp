@@ -92,9 +92,10 @@ struct Setp {
     bool ftz = op.aux2 & 4;
     const lower::Arg& dst = op.args[0];
     bool pair = dst.kind == lower::ArgKind::Vector;
+    uint32_t t = 0;  // the comparison's result per lane of `m`
     if (exec::plain(op.args[1]) && exec::plain(op.args[2])) {
       // Registers and immediates: every lane compared at once (comparisons cannot fault, so
-      // lanes outside `m` may be computed), then the lanes of `m` written.
+      // lanes outside `m` may be computed; only those of `m` are written).
       static constexpr auto kWarp = compare_warp_table<T>(std::make_index_sequence<18>{});
       T a[32], b[32];
       w.gather(op.args[1], a);
@@ -102,38 +103,27 @@ struct Setp {
       if constexpr (std::is_same_v<T, float>)
         if (ftz)
           for (int l = 0; l < 32; ++l) a[l] = flush(a[l], true), b[l] = flush(b[l], true);
-      uint32_t t = kWarp[op.aux](a, b), f = ~t;
-      if (boolop) {
-        uint32_t cp = w.preds[op.args[3].reg];
-        if (op.args[3].negated) cp = ~cp;
-        auto apply = [&](uint32_t x) { return boolop == 1 ? (x & cp) : boolop == 2 ? (x | cp) : (x ^ cp); };
-        t = apply(t), f = apply(f);
-      }
-      if (pair) {
-        w.set_preds(dst.elems[0], m, t);
-        w.set_preds(dst.elems[1], m, f);
-      } else {
-        w.set_preds(dst, m, t);
-      }
-      return;
+      t = kWarp[op.aux](a, b);
+    } else {
+      for_lanes(m, [&](int l) {
+        T a = w.get<T>(op.args[1], l), b = w.get<T>(op.args[2], l);
+        if constexpr (std::is_same_v<T, float>) a = flush(a, ftz), b = flush(b, ftz);
+        if (compare(c, a, b)) t |= exec::kLaneBit[l];
+      });
     }
-    for_lanes(m, [&](int l) {
-      T a = w.get<T>(op.args[1], l), b = w.get<T>(op.args[2], l);
-      if constexpr (std::is_same_v<T, float>) a = flush(a, ftz), b = flush(b, ftz);
-      bool t = compare(c, a, b);
-      bool f = !t;
-      if (boolop) {
-        bool cp = w.pred(op.args[3], l);
-        auto apply = [&](bool x) { return boolop == 1 ? (x && cp) : boolop == 2 ? (x || cp) : (x != cp); };
-        t = apply(t), f = apply(f);
-      }
-      if (pair) {
-        w.set_pred(dst.elems[0], l, t);
-        w.set_pred(dst.elems[1], l, f);
-      } else {
-        w.set_pred(dst, l, t);
-      }
-    });
+    uint32_t f = ~t;
+    if (boolop) {
+      uint32_t cp = w.preds[op.args[3].reg];
+      if (op.args[3].negated) cp = ~cp;
+      auto apply = [&](uint32_t x) { return boolop == 1 ? (x & cp) : boolop == 2 ? (x | cp) : (x ^ cp); };
+      t = apply(t), f = apply(f);
+    }
+    if (pair) {
+      w.set_preds(dst.elems[0], m, t);
+      w.set_preds(dst.elems[1], m, f);
+    } else {
+      w.set_preds(dst, m, t);
+    }
   }
 };
 
