@@ -186,11 +186,6 @@ void gather(Warp& w, const Arg& v, const Layout& l, Type t, const uint32_t* inde
   }
   m.pop_back();
 }
-std::vector<uint64_t> gather(Warp& w, const Arg& v, const Layout& l, Type t) {
-  std::vector<uint64_t> m;
-  gather(w, v, l, t, flat_index(l, true).data(), m);
-  return m;
-}
 
 // The registers of vector operand `v` from matrix `m` through `l`; `index` is
 // flat_index(l, false).
@@ -207,9 +202,6 @@ void scatter(Warp& w, const Arg& v, const Layout& l, const uint32_t* index, cons
     if (e.kind == lower::ArgKind::Reg) std::copy_n(bits, 32, &w.slot(e.reg, 0));
     else for (int lane = 0; lane < 32; ++lane) w.set<uint64_t>(e, lane, bits[lane]);
   }
-}
-void scatter(Warp& w, const Arg& v, const Layout& l, const std::vector<uint64_t>& m) {
-  scatter(w, v, l, flat_index(l, false).data(), m);
 }
 
 // ---- products: mma and wmma.mma ----
@@ -367,9 +359,11 @@ bool thread_id_valid(bool of_a, uint64_t id) {
 void scaled_product(Warp& w, const Op& op, uint32_t mk) {
   if (!whole_warp(w, op, mk)) return;
   const Product& p = *reinterpret_cast<const Product*>(op.aux);
-  std::vector<uint64_t> a = gather(w, op.args[1], p.a, p.cls.a),
-                        b = gather(w, op.args[2], p.b, p.cls.b),
-                        c = gather(w, op.args[3], p.c, p.cls.c), d(c.size());
+  std::vector<uint64_t> a, b, c;
+  gather(w, op.args[1], p.a, p.cls.a, plan_index(p.a, true), a);
+  gather(w, op.args[2], p.b, p.cls.b, plan_index(p.b, true), b);
+  gather(w, op.args[3], p.c, p.cls.c, plan_index(p.c, true), c);
+  std::vector<uint64_t> d(c.size());
   const size_t at0 = p.sparsity == Sparsity::Dense ? 4 : 6; // scale-a-data
   const Arg &data_a = op.args[at0], &sel_a = op.args[at0 + 1], &data_b = op.args[at0 + 2],
             &sel_b = op.args[at0 + 3];
@@ -403,7 +397,7 @@ void scaled_product(Warp& w, const Op& op, uint32_t mk) {
       size_t at = size_t{i} * p.n + j;
       d[at] = mma::dot_scaled(p.cls, p.scale, &a[size_t{i} * k], col.data(), sa.data(), sb.data(), c[at]);
     }
-  scatter(w, op.args[0], p.d, d);
+  scatter(w, op.args[0], p.d, plan_index(p.d, false), d);
 }
 
 // The arithmetic class of a product from its types and qualifiers.
