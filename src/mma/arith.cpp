@@ -603,7 +603,7 @@ template <const Format& FA>
 // D = A·B + C for a whole tile (as gemm lays it out) as hmma_block computes each element. Returns
 // false, computing nothing, for shapes or types outside the int32 bounds above or with A or its
 // rows not a whole number of vectors, or when A or B holds an Inf or NaN.
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)  // a build for AVX2 or newer needs no clones
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
 bool hmma_tile(const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a, const uint64_t* b,

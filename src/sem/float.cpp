@@ -565,7 +565,7 @@ uint64_t nan_canonical(float r) { return std::isnan(r) ? kF32.nan_bits : uint64_
 
 // fma of 32 lanes into d. Where the processor has FMA instructions (x86-64-v3) a clone that uses
 // them runs: the same correctly rounded results as std::fma, without a library call per lane.
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)  // a build for AVX2 or newer needs no clones
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 void fma_lanes(const float (&a)[32], const float (&b)[32], const float (&c)[32], uint64_t* d) {
