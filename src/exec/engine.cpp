@@ -89,21 +89,20 @@ private:
           others = pool == runnable ? lowest(w, runnable & ~group) : 0;
         }
       }
+      if (group == runnable && !w.sync_waiting && !w.favored) {
+        // Converged: the straight run below, until the warp is not.
+        uint32_t budget = kWarpSlice - n;
+        if (step_limit) budget = static_cast<uint32_t>(std::min<uint64_t>(budget, step_limit - w.steps + 1));
+        n += run_converged(w, pc, group, budget) - 1;
+        last_runnable = 0;
+        progressed = true;
+        if (step_limit && w.steps > step_limit) step_limit_exceeded();
+        continue;
+      }
       const lower::Op& op = ops[pc];
-      uint32_t exec = group;
-      if (op.guard != lower::kNoReg) {
-        uint32_t p = w.preds[op.guard];
-        exec &= op.guard_negated ? ~p : p;
-      }
+      const uint32_t exec = guarded(w, op, group);
       w.recent |= group;
-      if (group == ~0u) {
-        w.pc.fill(pc + 1);
-      } else {
-        for (int lane = 0; lane < 32; ++lane) {  // branch-free so that it vectorises
-          uint32_t in = -static_cast<uint32_t>((group & kLaneBit[lane]) != 0);
-          w.pc[lane] = (in & (pc + 1)) | (~in & w.pc[lane]);
-        }
-      }
+      advance(w, group, pc + 1);
       w.current_pc = pc;
       w.group = group;
       if (exec) op.fn(w, op, exec);
@@ -117,12 +116,60 @@ private:
       if (!(w.sync_waiting & group)) w.sync_waiting = 0;
       ++w.steps;
       progressed = true;
-      if (step_limit && w.steps > step_limit)
-        throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
-                              "step limit exceeded (possible infinite loop)"};
+      if (step_limit && w.steps > step_limit) step_limit_exceeded();
       if (done(w)) return true;
     }
     return progressed;
+  }
+
+  // Runs the converged warp — every runnable lane (`group`) at `pc`, no lanes owed a turn, none
+  // parked at a .sync op — for up to `budget` ops (at least one) while it stays so: through ops
+  // that move no PCs and branches that all of the group or none of it takes. Returns the ops run.
+  uint32_t run_converged(Warp& w, uint32_t pc, uint32_t group, uint32_t budget) {
+    const lower::Op* ops = launch_.program->ops.data();
+    w.recent |= group;
+    w.group = group;
+    uint32_t n = 0;
+    while (n < budget) {
+      const lower::Op& op = ops[pc];
+      const uint32_t exec = guarded(w, op, group);
+      advance(w, group, pc + 1);
+      w.current_pc = pc;
+      ++n;
+      if (exec) op.fn(w, op, exec);
+      // Lanes parked, exited or released, or PCs set lane by lane: the general path goes on.
+      if ((w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting) != group) break;
+      if (!op.jumps || !exec) ++pc;
+      else if (op.branches && exec == group) pc = op.args[0].reg;
+      else break;
+    }
+    w.streak += n;
+    w.steps += n;
+    return n;
+  }
+
+  // The lanes of `group` for which `op`'s guard holds.
+  static uint32_t guarded(const Warp& w, const lower::Op& op, uint32_t group) {
+    if (op.guard == lower::kNoReg) return group;
+    const uint32_t p = w.preds[op.guard];
+    return group & (op.guard_negated ? ~p : p);
+  }
+
+  // Moves the lanes of `group` to `pc`.
+  static void advance(Warp& w, uint32_t group, uint32_t pc) {
+    if (group == ~0u) {
+      w.pc.fill(pc);
+      return;
+    }
+    for (int lane = 0; lane < 32; ++lane) {  // branch-free so that it vectorises
+      const uint32_t in = -static_cast<uint32_t>((group & kLaneBit[lane]) != 0);
+      w.pc[lane] = (in & pc) | (~in & w.pc[lane]);
+    }
+  }
+
+  [[noreturn]] static void step_limit_exceeded() {
+    throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
+                          "step limit exceeded (possible infinite loop)"};
   }
 
   // The lanes whose PC is `pc`, compared for all 32 lanes branch-free (it vectorises).
