@@ -260,7 +260,8 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     // and the allocations found by an earlier CTA of this launch (they cannot change during it)
     const bool same_launch = w.launch == &l;
     const mem::GlobalMemory::Range last_global = w.last_global, other_global = w.other_global;
-    w = Warp{};
+    std::destroy_at(&w);  // rebuilt in place: a temporary Warp copied over it stalls on its reload
+    std::construct_at(&w);
     w.regs = std::move(regs);
     w.preds = std::move(preds);
     if (same_launch) w.last_global = last_global, w.other_global = other_global;

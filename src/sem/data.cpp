@@ -97,6 +97,14 @@ Space effective(Warp& w, const Op& op, const Arg& a) {
   }
 }
 
+// Whether the 32 lanes access consecutive elements of `size` bytes (addr[l] = addr[0] + l·size):
+// the coalesced access of most kernels, which then copies as one block.
+[[gnu::always_inline]] inline bool consecutive(const uint64_t (&addr)[32], uint32_t size) {
+  uint64_t differ = 0;
+  for (int l = 0; l < 32; ++l) differ |= addr[l] ^ (addr[0] + uint64_t(l) * size);
+  return differ == 0;
+}
+
 // One element of an access. A strong access (.volatile, .relaxed, .acquire, .release, .mmio)
 // is a host atomic, so that CTAs on other host threads observe it whole and in order (§8);
 // a weak one is a plain copy.
@@ -139,6 +147,12 @@ struct Load {
       uint64_t addr[32];
       lane_addresses(w, a, addr);
       if (const Warp::Span g = w.span(s, m, addr, sizeof(T)); g.data) {
+        if (!kStrong && m == ~0u && consecutive(addr, sizeof(T))) {
+          T v[32];
+          std::memcpy(v, g.data + (addr[0] - g.base), sizeof v);
+          for (int l = 0; l < 32; ++l) out[l] = extend(v[l]);
+          return;
+        }
         exec::for_lanes_dense(m, [&](int l) { out[l] = extend(read<T, kStrong>(g.data + (addr[l] - g.base))); });
       } else {
         for_lanes(m, [&](int l) { out[l] = extend(read<T, kStrong>(w.access(s, addr[l], sizeof(T), l))); });
@@ -171,6 +185,10 @@ struct Store {
       uint64_t addr[32];
       lane_addresses(w, a, addr);
       if (const Warp::Span g = w.span(s, m, addr, sizeof(T)); g.data) {
+        if (!kStrong && m == ~0u && consecutive(addr, sizeof(T))) {
+          std::memcpy(g.data + (addr[0] - g.base), vals, sizeof vals);
+          return;
+        }
         exec::for_lanes_dense(m, [&](int l) { write<T, kStrong>(g.data + (addr[l] - g.base), vals[l]); });
       } else {
         for_lanes(m, [&](int l) { write<T, kStrong>(w.access(s, addr[l], sizeof(T), l), vals[l]); });

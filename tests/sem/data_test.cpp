@@ -94,6 +94,62 @@ TEST(Data, SubwordLoadsExtendAndVectorsMoveElements) {
   }
 }
 
+// A warp's loads and stores whatever the lanes' addresses: consecutive elements (copied as one
+// block), reversed, consecutive but for one lane, and consecutive under a guard that holds for
+// the odd lanes only; sub-word loads sign- or zero-extend on every path.
+TEST(Data, WholeWarpAccessPatterns) {
+  std::vector<uint32_t> in(64);
+  for (uint32_t k = 0; k < in.size(); ++k) in[k] = 0x9e3779b9u * (k + 1) ^ 0x80808080u;
+  const std::string body = R"(
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd1, %r1, 4;
+    add.s64 %rd2, %rd_out, %rd1;
+    cvt.u64.u32 %rd3, %r1;
+    add.s64 %rd4, %rd_in, %rd3;
+    ld.global.s8 %r2, [%rd4];                 // consecutive bytes, sign-extended
+    st.global.u32 [%rd2], %r2;
+    sub.u32 %r3, 31, %r1;
+    mul.wide.u32 %rd5, %r3, 2;
+    add.s64 %rd6, %rd_in, %rd5;
+    ld.global.u16 %r4, [%rd6];                // reversed halves, zero-extended
+    st.global.u32 [%rd2+128], %r4;
+    setp.eq.u32 %p1, %r1, 31;
+    selp.b64 %rd7, 0, %rd1, %p1;
+    add.s64 %rd8, %rd_in, %rd7;
+    ld.global.u32 %r5, [%rd8];                // consecutive but lane 31, which reads word 0
+    st.global.u32 [%rd2+256], %r5;
+    add.s64 %rd13, %rd_in, %rd1;
+    ld.global.s32 %rd9, [%rd13];              // consecutive words into 64-bit registers
+    add.s64 %rd10, %rd_out, 640;
+    mul.wide.u32 %rd11, %r1, 8;
+    add.s64 %rd12, %rd10, %rd11;
+    st.global.u64 [%rd12], %rd9;              // consecutive doublewords
+    and.b32 %r6, %r1, 1;
+    setp.eq.u32 %p2, %r6, 1;
+    @%p2 st.global.u32 [%rd2+384], %r1;       // the odd lanes only
+    @%p2 ld.global.u32 %r7, [%rd13];
+    @!%p2 mov.u32 %r7, 7;
+    st.global.u32 [%rd2+512], %r7;
+  )";
+  Harness h;
+  h.load(kernel_ptx(body));
+  uint64_t out = h.buffer(std::vector<uint32_t>(224, 0xaaaaaaaau)), din = h.buffer(in);
+  auto r = h.launch("k", {1}, {32}, {arg(out), arg(din)});
+  ASSERT_TRUE(r.ok) << r.error;
+  auto v = h.read<uint32_t>(out, 224);
+  auto byte = [&](uint32_t i) { return static_cast<uint8_t>(in[i / 4] >> (8 * (i % 4))); };
+  auto half = [&](uint32_t i) { return static_cast<uint16_t>(in[i / 2] >> (16 * (i % 2))); };
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(v[l], static_cast<uint32_t>(int32_t{static_cast<int8_t>(byte(l))})) << l;
+    EXPECT_EQ(v[32 + l], uint32_t{half(31 - l)}) << l;
+    EXPECT_EQ(v[64 + l], in[l == 31 ? 0 : l]) << l;
+    EXPECT_EQ(v[96 + l], l % 2 ? l : 0xaaaaaaaau) << l;
+    EXPECT_EQ(v[128 + l], l % 2 ? in[l] : 7u) << l;
+    EXPECT_EQ(v[160 + 2 * l], in[l]) << l;
+    EXPECT_EQ(v[161 + 2 * l], in[l] >> 31 ? 0xffffffffu : 0u) << l;
+  }
+}
+
 TEST(Data, StateSpacesAndVariables) {
   // Kernel parameters through .param, .param::entry and generic addresses; .shared, .shared::cta,
   // .shared::cluster; .local; .const with an initializer; global variables.
