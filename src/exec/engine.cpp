@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -281,7 +282,8 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     // them (lower::Function::zeroed_slots); the others it writes before anything can see them.
     if (same_launch) {
       for (auto [first, count] : l.kernel->zeroed_slots)
-        std::fill_n(w.regs.begin() + ptrdiff_t{first} * 32, size_t{count} * 32, 0);
+        for (uint32_t slot = first; slot < first + count; ++slot)  // one fixed-size row at a time:
+          std::memset(&w.regs[size_t{slot} * 32], 0, 32 * sizeof(uint64_t));  // stores, no call
     } else {
       w.regs.assign(size_t{p.reg_slots} * 32, 0);
     }

@@ -114,14 +114,15 @@ bool writes_first(const Op& op) {
   return whole(d) || (d.kind == ArgKind::Vector && !d.elems.empty() && std::all_of(d.elems.begin(), d.elems.end(), whole));
 }
 
-// Whether the handler of `op` may read registers of lanes other than those running it, which
-// need not have written them: shfl.sync's source lanes outside the rendezvous (§9.7.9.6) and the
-// fragments of the warp- and warpgroup-level matrix instructions (§9.7.14-§9.7.16).
-bool reads_other_lanes(const Op& op) {
+// Whether the handler of `op` may read the registers of operand `arg` in lanes other than those
+// running it, which need not have written them: shfl.sync's source `a` in lanes outside the
+// rendezvous (§9.7.9.6) and every fragment of the warp- and warpgroup-level matrix instructions
+// (§9.7.14-§9.7.16).
+bool reads_other_lanes(const Op& op, size_t arg) {
   if (!op.family) return true;
   const std::string& s = op.family->section;
-  return op.family->mnemonic == "shfl.sync" || s.rfind("9.7.14", 0) == 0 || s.rfind("9.7.15", 0) == 0 ||
-         s.rfind("9.7.16", 0) == 0;
+  if (op.family->mnemonic == "shfl.sync") return arg == 1;
+  return s.rfind("9.7.14", 0) == 0 || s.rfind("9.7.15", 0) == 0 || s.rfind("9.7.16", 0) == 0;
 }
 
 // Calls f(slot) for every register slot in `a`.
@@ -188,8 +189,8 @@ std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots(const Program& p, const 
     for (uint32_t i = 0; i < n; ++i) {
       const Op& op = p.ops[k.entry + i];
       const uint64_t* w = &written[size_t{i} * words];
-      const bool any_lane = reads_other_lanes(op);
-      for (size_t a = writes_first(op) && !any_lane ? 1 : 0; a < op.args.size(); ++a) {
+      for (size_t a = writes_first(op) && !reads_other_lanes(op, 0) ? 1 : 0; a < op.args.size(); ++a) {
+        const bool any_lane = reads_other_lanes(op, a);
         slots_in(op.args[a], [&](uint32_t slot) {
           if (!mine(slot) || any_lane) {
             if (slot < zero.size()) zero[slot] = true;

@@ -10,6 +10,7 @@
 // shfl lane receives the value its source lane supplied to that lane's own shfl. Lanes of each
 // other's masks waiting at operations of different kinds or qualifiers is undefined and
 // reported, as is a lane that is not in its own membermask.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -81,11 +82,18 @@ uint32_t own_mask(Warp& w, const Op& o, int l) { return checked_mask(w, o, l, w.
 bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
   uint32_t need = 0;
   const Arg& member = op.args.back();
-  uint32_t masks[32];
+  uint32_t masks[32] = {};
   if (exec::plain(member)) w.gather(member, masks);  // the 32 lanes' masks at once
   else for_lanes(m, [&](int l) { masks[l] = w.get<uint32_t>(member, l); });
   r.op.fill(&op);
-  exec::for_lanes_dense(m, [&](int l) { need |= r.mask[l] = checked_mask(w, op, l, masks[l]); });
+  uint32_t outside = 0;  // lanes of m not in their own mask
+  for (int l = 0; l < 32; ++l) {  // branch-free so that it vectorises
+    const uint32_t in = uint32_t{0} - ((m >> l) & 1u);
+    need |= masks[l] & in;
+    outside |= ~masks[l] & exec::kLaneBit[l] & in;
+  }
+  if (outside) checked_mask(w, op, std::countr_zero(outside), masks[std::countr_zero(outside)]);
+  std::copy_n(masks, 32, r.mask.begin());
   r.lanes = m;
   for (;;) {
     uint32_t missing = need & w.alive & ~w.exited & ~w.group & ~r.lanes;

@@ -189,6 +189,38 @@ TEST(Engine, LaterLaunchesOfOtherBlockSizesReuseCtas) {  // §9.7.13.1
   }
 }
 
+// Registers start at 0 in every CTA, also where a reused CTA's last thread wrote them, and also
+// when another lane reads them: a shfl.sync source lane outside the rendezvous supplies its
+// register as it stands (§9.7.9.6). Every path to the shfl writes %r9 in its own lane, so only
+// the cross-lane read makes it a register to zero: lanes 16..31 of CTAs 16..31 leave before
+// writing it, and those CTAs run on the buffers of CTAs 0..15 (16 resident CTAs per host thread),
+// whose lanes 16..31 did write it.
+TEST(Engine, RegistersReadAcrossLanesStartAtZeroInReusedCtas) {
+  Harness h;
+  h.load(kernel_ptx(R"(
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    setp.lt.u32 %p2, %r2, 16;
+    or.pred %p3, %p1, %p2;
+    @!%p3 bra DONE;
+    add.u32 %r9, %r1, 1000;
+    @!%p1 bra DONE;
+    add.u32 %r5, %r1, 16;
+    shfl.sync.idx.b32 %r6, %r9, %r5, 31, 0xffff;
+    mad.lo.u32 %r7, %r2, 16, %r1;
+    mul.wide.u32 %rd1, %r7, 4;
+    add.s64 %rd2, %rd_out, %rd1;
+    st.global.u32 [%rd2], %r6;
+  DONE:
+  )"));
+  uint64_t out = h.buffer(std::vector<uint32_t>(32 * 16, 0xffffffffu));
+  ASSERT_TRUE(h.launch("k", {32}, {32}, {arg(out), arg(uint64_t{0})}, 1).ok);
+  auto v = h.read<uint32_t>(out, 32 * 16);
+  for (uint32_t cta = 0; cta < 32; ++cta)
+    for (uint32_t l = 0; l < 16; ++l) EXPECT_EQ(v[cta * 16 + l], cta < 16 ? 1016 + l : 0u) << cta << " " << l;
+}
+
 // ---- guest faults: a report naming kernel, CTA, warp, lane, PC and PTX line ----
 
 TEST(Faults, OutOfBoundsGlobalStore) {
