@@ -590,7 +590,8 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
                   alu_insts / o->median(), speedup, 100 * speedup / t);
       const Outcome* host = find("alu-independent/threads:" + std::to_string(t));
       if (host_one && host && host_one->error.empty() && host->error.empty())
-        std::printf("   (the host's own: %3.0f%%)", 100 * host_one->median() / host->median() / t);
+        std::printf("   (the host's own: %3.0f%%; throughput %3.0f%% of t independent engines')",
+                    100 * host_one->median() / host->median() / t, 100 * host->median() / o->median());
       std::printf("\n");
     }
   } else if (one) {
