@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,24 @@ struct CallFrame {
   uint64_t stack_pointer = 0;         // the thread's alloca stack pointer at the call (sem/stack.cpp)
 };
 
+// The cp.async copies (§9.7.9.25.3) a warp's lanes issued and that have not completed, and how
+// many cp.async-groups each lane committed (sem/async_copy.cpp). A copy's source was read when it
+// was issued; its bytes reach shared memory when a wait completes its group.
+struct AsyncCopies {
+  struct Copy {
+    uint32_t group;      // the lane's group count when issued: the group a later commit closes
+    uint8_t lane, size;  // cp-size bytes, zero-filled past src-size
+    uint8_t* dst;
+    uint8_t data[16];
+  };
+  std::vector<Copy> pending;       // in issue order
+  std::array<uint32_t, 32> committed{};
+
+  // Completes the copies of the lanes of `lanes` whose group is below `group` (all of them for
+  // UINT32_MAX): their bytes reach shared memory, in issue order.
+  void complete(uint32_t lanes, uint32_t group);
+};
+
 class Warp {
 public:
   Cta* cta = nullptr;
@@ -88,6 +107,8 @@ public:
   // Per lane, the calls it is in (sem/control.cpp); empty until the warp's first call, so that
   // a fresh Warp is cheap to set up.
   std::vector<std::vector<CallFrame>> frames;
+  // Null until the warp's first cp.async, likewise.
+  std::unique_ptr<AsyncCopies> async_copies;
   uint32_t current_pc = 0;      // the op being executed
   uint64_t steps = 0;
   int fault_lane = -1;          // the lane whose access faulted

@@ -376,7 +376,7 @@ std::vector<Row> data_movement() {
        "9.7.9.25.3.1",
        "cop .ca .cg; dst .shared .shared::cta; src .global; hint? .L2::cache_hint; prefetch? "
        ".L2::64B .L2::128B .L2::256B",
-       "m, m, i?[cop=.ca]:=4|8|16, i?[cop=.cg]:=16, a?:.u32, a?hint:.b64",
+       "m, m, i?[cop=.ca]:=4|8|16, i?[cop=.cg]:=16, a?:.u32|.pred, a?hint:.b64",
        "7.0 sm_80",
        {{"hint || prefetch", "7.4 sm_80"}}},
       {"cp.async.commit_group", "9.7.9.25.3.2", "", "", "7.0 sm_80"},

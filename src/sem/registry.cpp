@@ -20,6 +20,7 @@ Selector find_selector(const isa::Family& family) {
     register_stack(r);
     register_warp(r);
     register_matrix(r);
+    register_async_copy(r);
     return r;
   }();
   auto it = registry.find(family.mnemonic + " §" + family.section);

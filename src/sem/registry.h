@@ -39,5 +39,6 @@ void register_atomic(Registry& r);
 void register_stack(Registry& r);
 void register_warp(Registry& r);
 void register_matrix(Registry& r);
+void register_async_copy(Registry& r);
 
 }  // namespace ptxvm::sem

@@ -51,7 +51,8 @@ def build_triton():
         spec.loader.exec_module(mod)
         for cfg in mod.CONFIGS:
             arch = cfg.get("arch", 80)
-            k = triton.compile(ASTSource(fn=cfg["fn"], signature=cfg["signature"], constexprs=cfg["constexprs"]),
+            k = triton.compile(ASTSource(fn=cfg["fn"], signature=cfg["signature"], constexprs=cfg["constexprs"],
+                                         attrs=cfg.get("attrs")),
                                target=GPUTarget("cuda", arch, 32), options=cfg["options"])
             ptx = f"triton_{cfg['name']}.cuda{arch}.ptx"
             with open(os.path.join(PTX_DIR, ptx), "w") as f:

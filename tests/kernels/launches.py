@@ -380,6 +380,17 @@ def tensor_core_launches():
                         [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(64 * 64, np.float32)),
                          ("s32", 64), ("s32", 64), ("s32", 64), ("u64", 0), ("u64", 0)],
                         shared_bytes=m["shared_bytes"]))
+    # The same GEMM software-pipelined (num_stages=3: cp.async, commit_group, wait_group) over
+    # K = 256; and a masked one for sizes that are not whole tiles (48 x 208 @ 208 x 48), whose
+    # cp.async copies read 0 source bytes for the lanes a mask turns off.
+    for name, seed, (M, N, K) in [("dot_f16_pipelined", 8207, (64, 64, 256)), ("dot_f16_masked", 8208, (48, 48, 208))]:
+        r = Rng(seed)
+        a, b = cancelling(spread(r, (M, K), F16, 0, 22), spread(r, (K, N), F16, 0, 22), F16)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [-(-M // 32), -(-N // 32)], [m["block"]],
+                        [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(M * N, np.float32)),
+                         ("s32", M), ("s32", N), ("s32", K), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
     return L
 
 

@@ -1,0 +1,115 @@
+// Non-bulk asynchronous copies (PTX §9.7.9.25.3, 001_23fdd5978b24a3ed.txt): cp.async,
+// cp.async.commit_group, cp.async.wait_group, cp.async.wait_all.
+//
+// A cp.async reads its source when issued and its bytes reach shared memory only when a wait
+// completes its cp.async-group (exec::AsyncCopies), the latest moment the ISA allows: "the writes
+// are visible to the executing thread only after" the wait (§9.7.9.25.3.3). A kernel that reads
+// the destination before waiting, or relies on bar.sync alone, reads what was there before, as
+// it may on a GPU. A thread that exits with copies pending has them completed.
+#include <cstring>
+
+#include "exec/warp.h"
+#include "sem/registry.h"
+
+namespace ptxvm::sem {
+namespace {
+
+using exec::AsyncCopies;
+using exec::Warp;
+using lower::Arg;
+using lower::ArgKind;
+using lower::Op;
+using mem::GuestFault;
+using mem::Space;
+
+// op.aux: cp-size, and where the optional src-size or ignore-src operand is (0: absent).
+constexpr uint64_t kSizeMask = 0xff, kSourceArgShift = 8;
+
+AsyncCopies& copies(Warp& w) {
+  if (!w.async_copies) w.async_copies = std::make_unique<AsyncCopies>();
+  return *w.async_copies;
+}
+
+// cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}{, policy}:
+// cp-size bytes to dst, of which the first src-size come from src (all of them when absent,
+// none when ignore-src is true) and the rest are zero. dst and src are aligned to cp-size
+// ("Addresses as Operands"); no source byte is read when src-size is 0 or ignore-src true, so a
+// masked-off lane may name any source address (Triton's predicated loads do).
+void cp_async(Warp& w, const Op& op, uint32_t m) {
+  const auto size = static_cast<uint32_t>(op.aux & kSizeMask);
+  const auto source_arg = static_cast<uint32_t>(op.aux >> kSourceArgShift);
+  AsyncCopies& c = copies(w);
+  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) {
+    const int l = std::countr_zero(lanes);
+    uint32_t from = size;
+    if (source_arg) {
+      const Arg& s = op.args[source_arg];
+      from = s.kind == ArgKind::Pred ? (w.pred(s, l) ? 0 : size) : w.get<uint32_t>(s, l);
+    }
+    if (from > size) {
+      w.fault_lane = l;
+      throw GuestFault{GuestFault::Kind::Invalid, Space::Global, from, size,
+                       "src-size " + std::to_string(from) + " is greater than cp-size " + std::to_string(size) +
+                           " (undefined, PTX §9.7.9.25.3.1)"};
+    }
+    AsyncCopies::Copy copy{c.committed[l], static_cast<uint8_t>(l), static_cast<uint8_t>(size), nullptr, {}};
+    copy.dst = w.access(Space::Shared, w.address(op.args[0], l), size, l);
+    if (from) {
+      const uint64_t src = w.address(op.args[1], l);
+      if (src % size) w.access(Space::Global, src, size, l);  // reports the misaligned source
+      std::memcpy(copy.data, w.access(Space::Global, src, from, l, false), from);
+    }
+    c.pending.push_back(copy);
+  }
+}
+
+// cp.async.commit_group: the lane's uncommitted copies become its newest group.
+void commit_group(Warp& w, const Op&, uint32_t m) {
+  AsyncCopies& c = copies(w);
+  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) ++c.committed[std::countr_zero(lanes)];
+}
+
+// cp.async.wait_group N: every group but the N newest complete. op.aux: N.
+void wait_group(Warp& w, const Op& op, uint32_t m) {
+  if (!w.async_copies) return;  // nothing issued: every group is empty, so complete
+  AsyncCopies& c = *w.async_copies;
+  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) {
+    const int l = std::countr_zero(lanes);
+    if (c.committed[l] > op.aux) c.complete(1u << l, c.committed[l] - static_cast<uint32_t>(op.aux));
+  }
+}
+
+// cp.async.wait_all: cp.async.commit_group then cp.async.wait_group 0.
+void wait_all(Warp& w, const Op&, uint32_t m) {
+  if (!w.async_copies) return;
+  AsyncCopies& c = *w.async_copies;
+  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) ++c.committed[std::countr_zero(lanes)];
+  c.complete(m, UINT32_MAX);
+}
+
+}  // namespace
+
+void register_async_copy(Registry& r) {
+  r["cp.async §9.7.9.25.3.1"] = [](const isa::Bound& b, Op& op, std::string&) {
+    // [dst], [src], cp-size, then src-size or ignore-src when one more operand than the policy.
+    const size_t fixed = 3 + (b.value("hint") ? 1 : 0);
+    op.aux = op.args[2].imm | (op.args.size() > fixed ? uint64_t{3} << kSourceArgShift : 0);
+    op.fn = &cp_async;
+    return true;
+  };
+  r["cp.async.commit_group §9.7.9.25.3.2"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &commit_group;
+    return true;
+  };
+  r["cp.async.wait_group §9.7.9.25.3.3"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.aux = op.args[0].imm;
+    op.fn = &wait_group;
+    return true;
+  };
+  r["cp.async.wait_all §9.7.9.25.3.3"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &wait_all;
+    return true;
+  };
+}
+
+}  // namespace ptxvm::sem
