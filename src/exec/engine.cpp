@@ -254,6 +254,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     b.red_waiting = std::move(red_waiting);
   }
   cta.barriers_used = false;
+  cta.mbarriers.clear();
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
     std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers

@@ -72,6 +72,7 @@ struct Cta {
   std::vector<Warp> warps;
   std::array<Barrier, 16> barriers;
   bool barriers_used = true;       // a barrier op ran since `barriers` were fresh (sem/sync.cpp)
+  std::vector<uint32_t> mbarriers; // shared offsets holding a valid mbarrier object (sem/mbarrier.cpp)
   uint32_t threads = 0;
   uint32_t exited_threads = 0;
   unsigned host_thread = 0;

@@ -21,6 +21,7 @@ Selector find_selector(const isa::Family& family) {
     register_warp(r);
     register_matrix(r);
     register_async_copy(r);
+    register_mbarrier(r);
     return r;
   }();
   auto it = registry.find(family.mnemonic + " §" + family.section);

@@ -40,5 +40,6 @@ void register_stack(Registry& r);
 void register_warp(Registry& r);
 void register_matrix(Registry& r);
 void register_async_copy(Registry& r);
+void register_mbarrier(Registry& r);
 
 }  // namespace ptxvm::sem

@@ -1,0 +1,272 @@
+// mbarrier objects (PTX §9.7.13.15, 001_23fdd5978b24a3ed.txt): mbarrier.init, .inval,
+// .expect_tx, .complete_tx, .arrive, .arrive_drop, cp.async.mbarrier.arrive, .test_wait,
+// .try_wait (and their .parity forms), .pending_count.
+//
+// The object is the 8 bytes at its shared-memory address, in an encoding of ptxvm's own (the
+// ISA calls it opaque, §9.7.13.15.2): the pending and expected arrival counts, the tx-count and
+// the phase. Which addresses hold a valid object is kept beside them (exec::Cta::mbarriers), so
+// that an operation on memory that holds none, a second init, a count out of range or a
+// .noComplete arrive that completes the phase stops the kernel as the undefined behaviour it is.
+// An mbarrier lives in its CTA's shared memory and a CTA runs on one host thread, so its updates
+// need no host atomics. try_wait never suspends (the "time limit" of §9.7.13.15.16 is zero): a
+// kernel's wait loop simply runs again, and other warps move meanwhile.
+#include <algorithm>
+#include <cstring>
+
+#include "exec/engine.h"
+#include "exec/warp.h"
+#include "sem/registry.h"
+
+namespace ptxvm::sem {
+namespace {
+
+using exec::Warp;
+using lower::Arg;
+using lower::Op;
+using mem::GuestFault;
+using mem::Space;
+
+// Counts of §9.7.13.15.2: arrival counts in [0, 2^20 - 1], tx-count in [-(2^20 - 1), 2^20 - 1].
+constexpr int64_t kMaxCount = (int64_t{1} << 20) - 1;
+
+struct State {
+  int64_t pending, expected, tx;
+  uint32_t phase;  // modulo 8
+};
+
+// 20 bits pending, 20 bits expected, 21 bits tx-count (two's complement), 3 bits phase.
+uint64_t encode(const State& s) {
+  return uint64_t(s.pending) | uint64_t(s.expected) << 20 | (uint64_t(s.tx) & 0x1fffff) << 40 |
+         uint64_t(s.phase & 7) << 61;
+}
+State decode(uint64_t v) {
+  int64_t tx = int64_t(v >> 40 & 0x1fffff);
+  if (tx & 0x100000) tx -= 0x200000;
+  return {int64_t(v & 0xfffff), int64_t(v >> 20 & 0xfffff), tx, uint32_t(v >> 61)};
+}
+
+// The state token arrive returns: the phase and the pending count before the arrive-on.
+uint64_t token(const State& s) { return uint64_t(s.pending) | uint64_t(s.phase & 7) << 32; }
+
+[[noreturn]] void undefined(Warp& w, int lane, uint64_t address, const std::string& what) {
+  w.fault_lane = lane;
+  throw GuestFault{GuestFault::Kind::Invalid, Space::Shared, address, 8, what};
+}
+
+// op.aux bits.
+enum : uint64_t { kDrop = 1, kExpectTx = 2, kNoComplete = 4, kParity = 8, kNoInc = 16 };
+
+// The object of lane l's address operand: its shared-memory offset (a generic address must lie in
+// the shared window, §9.7.13.15.9) and host bytes.
+struct Object {
+  uint32_t offset;
+  uint8_t* bytes;
+};
+Object object(Warp& w, const Op& op, const Arg& a, int l) {
+  Space space = a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2);
+  uint64_t address = w.address(a, l);
+  if (space == Space::Generic) {
+    if (address - mem::kSharedWindow >= mem::kWindowSize)
+      undefined(w, l, address,
+                "mbarrier object at a generic address outside shared memory (undefined, PTX §9.7.13.15.9)");
+    address -= mem::kSharedWindow;
+  }
+  return {static_cast<uint32_t>(address), w.access(Space::Shared, address, 8, l)};
+}
+
+bool valid(const Warp& w, uint32_t offset) {
+  const auto& v = w.cta->mbarriers;
+  return std::find(v.begin(), v.end(), offset) != v.end();
+}
+
+// The valid object of lane l's address operand, decoded.
+State load(Warp& w, const Op& op, const Arg& a, int l, Object& o) {
+  o = object(w, op, a, l);
+  if (!valid(w, o.offset))
+    undefined(w, l, o.offset,
+              "'" + op.text + "' on shared address " + std::to_string(o.offset) +
+                  ", which holds no initialized mbarrier object (undefined, PTX §9.7.13.15)");
+  uint64_t v;
+  std::memcpy(&v, o.bytes, 8);
+  return decode(v);
+}
+void store(const Object& o, const State& s) {
+  const uint64_t v = encode(s);
+  std::memcpy(o.bytes, &v, 8);
+}
+
+void check_range(Warp& w, const Op& op, int l, const Object& o, int64_t value, int64_t low, const char* what) {
+  if (value < low || value > kMaxCount)
+    undefined(w, l, o.offset,
+              "'" + op.text + "': the " + what + " would be " + std::to_string(value) + ", outside [" +
+                  std::to_string(low) + ", " + std::to_string(kMaxCount) + "] (undefined, PTX §9.7.13.15.2)");
+}
+
+// §9.7.13.15.6: with no arrivals and no transactions pending, the phase completes and the next
+// one expects the expected arrival count.
+void maybe_complete(State& s) {
+  if (s.pending != 0 || s.tx != 0) return;
+  s.phase = (s.phase + 1) & 7;
+  s.pending = s.expected;
+}
+
+// §9.7.13.15.7: the arrive-on operation.
+void arrive_on(Warp& w, const Op& op, int l, const Object& o, State& s, int64_t count) {
+  check_range(w, op, l, o, s.pending - count, 0, "pending arrival count");
+  s.pending -= count;
+  if ((op.aux & kNoComplete) && s.pending == 0 && s.tx == 0)
+    undefined(w, l, o.offset,
+              "'" + op.text + "' completes the phase, which .noComplete forbids (undefined, PTX §9.7.13.15.13)");
+  maybe_complete(s);
+}
+
+// mbarrier.init [addr], count (§9.7.13.15.9).
+void init(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Object o = object(w, op, op.args[0], l);
+    if (valid(w, o.offset))
+      undefined(w, l, o.offset,
+                "mbarrier.init on a valid mbarrier object (undefined until mbarrier.inval, PTX §9.7.13.15.9)");
+    const int64_t count = w.get<uint32_t>(op.args[1], l);
+    check_range(w, op, l, o, count, 1, "expected arrival count");
+    store(o, {count, count, 0, 0});
+    w.cta->mbarriers.push_back(o.offset);
+  });
+}
+
+// mbarrier.inval [addr] (§9.7.13.15.10).
+void inval(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Object o;
+    load(w, op, op.args[0], l, o);
+    auto& v = w.cta->mbarriers;
+    v.erase(std::find(v.begin(), v.end(), o.offset));
+  });
+}
+
+// mbarrier.expect_tx (kSign +1) and complete_tx (kSign -1) [addr], txCount (§9.7.13.15.11-12).
+template <int kSign>
+void tx(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Object o;
+    State s = load(w, op, op.args[0], l, o);
+    const int64_t n = w.get<uint32_t>(op.args[1], l);
+    check_range(w, op, l, o, s.tx + kSign * n, -kMaxCount, "tx-count");
+    s.tx += kSign * n;
+    if (kSign < 0) maybe_complete(s);
+    store(o, s);
+  });
+}
+
+// mbarrier.arrive{_drop}{.expect_tx | .noComplete} state, [addr]{, count | txCount}
+// (§9.7.13.15.13-14): state receives the phase before the arrive-on.
+void arrive(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Object o;
+    State s = load(w, op, op.args[1], l, o);
+    const uint64_t before = token(s);
+    int64_t count = 1;
+    if (op.aux & kExpectTx) {
+      const int64_t n = w.get<uint32_t>(op.args[2], l);
+      check_range(w, op, l, o, s.tx + n, -kMaxCount, "tx-count");
+      s.tx += n;
+    } else if (op.args.size() > 2) {
+      count = w.get<uint32_t>(op.args[2], l);
+      check_range(w, op, l, o, count, 1, "count");
+    }
+    if (op.aux & kDrop) {  // the expected count drops for this and every later phase
+      check_range(w, op, l, o, s.expected - count, 0, "expected arrival count");
+      s.expected -= count;
+    }
+    arrive_on(w, op, l, o, s, count);
+    store(o, s);
+    w.set<uint64_t>(op.args[0], l, before);
+  });
+}
+
+// cp.async.mbarrier.arrive{.noinc} [addr] (§9.7.13.15.15): the arrive-on happens when the
+// lane's earlier cp.async copies complete. ptxvm completes them now; without .noinc the pending
+// count first rises by one, so the net change is none.
+void cp_async_arrive(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Object o;
+    State s = load(w, op, op.args[0], l, o);
+    if (w.async_copies) w.async_copies->complete(1u << l, UINT32_MAX);
+    if (!(op.aux & kNoInc)) {
+      check_range(w, op, l, o, s.pending + 1, 0, "pending arrival count");
+      ++s.pending;
+    }
+    arrive_on(w, op, l, o, s, 1);
+    store(o, s);
+  });
+}
+
+// mbarrier.test_wait / try_wait{.parity} waitComplete, [addr], state | phaseParity
+// (§9.7.13.15.16): whether the phase named is complete. Only the current phase (false) and the
+// one before it (true) may be named.
+void test_wait(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Object o;
+    const State s = load(w, op, op.args[1], l, o);
+    bool complete;
+    if (op.aux & kParity) {
+      complete = (w.get<uint32_t>(op.args[2], l) & 1) != (s.phase & 1);
+    } else {
+      const uint32_t phase = static_cast<uint32_t>(w.get<uint64_t>(op.args[2], l) >> 32) & 7;
+      if (phase != s.phase && phase != ((s.phase + 7) & 7))
+        undefined(w, l, o.offset,
+                  "'" + op.text + "' names a phase that is neither the current nor the one before it "
+                                  "(undefined, PTX §9.7.13.15.16)");
+      complete = phase != s.phase;
+    }
+    w.set_pred(op.args[0], l, complete);
+  });
+}
+
+// mbarrier.pending_count count, state (§9.7.13.15.17): the pending count the state captured.
+void pending_count(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) { w.set<uint32_t>(op.args[0], l, w.get<uint64_t>(op.args[1], l) & 0xfffff); });
+}
+
+// The space qualifier (op.aux2), or false for .shared::cluster, which needs clusters.
+bool space(const isa::Bound& b, Op& op, std::string& why) {
+  const std::string* s = b.value("space");
+  if (s && *s == ".shared::cluster") {
+    why = "mbarrier objects in .shared::cluster (clusters are not implemented yet)";
+    return false;
+  }
+  op.aux2 = static_cast<uint64_t>(s ? Space::Shared : Space::Generic);
+  return true;
+}
+
+template <lower::Handler H, uint64_t kAux = 0>
+bool select(const isa::Bound& b, Op& op, std::string& why) {
+  if (!space(b, op, why)) return false;
+  op.fn = H;
+  op.aux = kAux;
+  if (const std::string* k = b.value("kind")) op.aux |= *k == ".expect_tx" ? kExpectTx : kNoComplete;
+  if (b.value("noinc")) op.aux |= kNoInc;
+  return true;
+}
+
+}  // namespace
+
+void register_mbarrier(Registry& r) {
+  r["mbarrier.init §9.7.13.15.9"] = select<&init>;
+  r["mbarrier.inval §9.7.13.15.10"] = select<&inval>;
+  r["mbarrier.expect_tx §9.7.13.15.11"] = select<&tx<+1>>;
+  r["mbarrier.complete_tx §9.7.13.15.12"] = select<&tx<-1>>;
+  r["mbarrier.arrive §9.7.13.15.13"] = select<&arrive>;
+  r["mbarrier.arrive_drop §9.7.13.15.14"] = select<&arrive, kDrop>;
+  r["cp.async.mbarrier.arrive §9.7.13.15.15"] = select<&cp_async_arrive>;
+  r["mbarrier.test_wait §9.7.13.15.16"] = select<&test_wait>;
+  r["mbarrier.test_wait.parity §9.7.13.15.16"] = select<&test_wait, kParity>;
+  r["mbarrier.try_wait §9.7.13.15.16"] = select<&test_wait>;
+  r["mbarrier.try_wait.parity §9.7.13.15.16"] = select<&test_wait, kParity>;
+  r["mbarrier.pending_count §9.7.13.15.17"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &pending_count;
+    return true;
+  };
+}
+
+}  // namespace ptxvm::sem
