@@ -466,24 +466,35 @@ void BM_GemmEmulated(benchmark::State& state) {
   state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
 }
 
-// Triton's tl.dot GEMM (tests/kernels/triton/dot.py, `dot_f16`: f16 A and B row-major, f32 C,
-// 32 x 32 x 32 tiles, 4 warps, compiled for cuda:80), as the kernel suite keeps it; its launch
-// as tests/kernels/ptx/triton_meta.json gives it (block 128, 4096 bytes of dynamic shared memory),
-// plus Triton's two scratch pointers, null.
-void BM_TritonGemmEmulated(benchmark::State& state) {
-  static std::unique_ptr<Workload> slot;
+// Triton's tl.dot GEMM (tests/kernels/triton/dot.py: f16 A and B row-major, f32 C, 32 x 32 x 32
+// tiles, 4 warps, compiled for cuda:80), as the kernel suite keeps it; its launch as
+// tests/kernels/ptx/triton_meta.json gives it (block 128, `shared_bytes` of dynamic shared
+// memory), plus Triton's two scratch pointers, null.
+void triton_gemm(benchmark::State& state, std::unique_ptr<Workload>& slot, const char* ptx, uint32_t shared_bytes) {
   if (!slot) {
-    Workload& w = prepare(slot, "triton_dot_f16.cuda80.ptx", "dot_gemm", PTXVM_TRITON_KERNELS_DIR);
+    Workload& w = prepare(slot, ptx, "dot_gemm", PTXVM_TRITON_KERNELS_DIR);
     uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, gemm_halves(gemm_operand(7), false)),
              db = upload(w.dev, gemm_halves(gemm_operand(8), false));
     w.config.grid = {kGemm / 32, kGemm / 32};
     w.config.block = {128};
-    w.config.shared_bytes = 4096;
+    w.config.shared_bytes = shared_bytes;
     gemm_workload(w, dd, {ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(dd), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
                           ptxvm::arg(kGemm), ptxvm::arg(uint64_t{0}), ptxvm::arg(uint64_t{0})});
   }
   time_launches(state, *slot);
   state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
+}
+
+// `dot_f16`: num_stages=1, operands through registers into shared memory.
+void BM_TritonGemmEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  triton_gemm(state, slot, "triton_dot_f16.cuda80.ptx", 4096);
+}
+
+// `dot_f16_pipelined`: num_stages=3, operands staged by cp.async, commit_group and wait_group.
+void BM_TritonPipelinedGemmEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  triton_gemm(state, slot, "triton_dot_f16_pipelined.cuda80.ptx", 8192);
 }
 
 void BM_GemmNative(benchmark::State& state) {
@@ -638,7 +649,8 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
   else
     std::printf("  NumPy float32 @: skipped (python3 with numpy not available)\n");
   const std::pair<const char*, const char*> emulated[] = {{"BM_GemmEmulated", "ptxvm mma.sync (hand-written)"},
-                                                          {"BM_TritonGemmEmulated", "ptxvm Triton tl.dot (f16)"}};
+                                                          {"BM_TritonGemmEmulated", "ptxvm Triton tl.dot (f16)"},
+                                                          {"BM_TritonPipelinedGemmEmulated", "ptxvm Triton tl.dot (f16, 3 stages)"}};
   for (const auto& [name, what] : emulated) {
     const Outcome* e = find(name);
     if (!e) continue;
@@ -678,7 +690,7 @@ int main(int argc, char** argv) {
       {"BM_HistogramEmulated", BM_HistogramEmulated}, {"BM_HistogramNative", BM_HistogramNative},
       {"BM_WarpReduceEmulated", BM_WarpReduceEmulated}, {"BM_WarpReduceNative", BM_WarpReduceNative},
       {"BM_GemmEmulated", BM_GemmEmulated},           {"BM_GemmNative", BM_GemmNative},
-      {"BM_TritonGemmEmulated", BM_TritonGemmEmulated},
+      {"BM_TritonGemmEmulated", BM_TritonGemmEmulated}, {"BM_TritonPipelinedGemmEmulated", BM_TritonPipelinedGemmEmulated},
   };
   for (const auto& [name, fn] : pairs)
     benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);
