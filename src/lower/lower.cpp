@@ -168,7 +168,7 @@ std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots(const Program& p, const 
       auto flow = [&](uint32_t to) {
         if (to < k.entry || to >= k.end) return;
         to -= k.entry;
-        uint64_t* w = &written[size_t{to} * words];
+        uint64_t* w = written.data() + size_t{to} * words;  // words may be 0: no [] on an empty vector
         bool changed = !reached[to];
         reached[to] = true;
         for (size_t j = 0; j < words; ++j) {
@@ -188,7 +188,7 @@ std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots(const Program& p, const 
     }
     for (uint32_t i = 0; i < n; ++i) {
       const Op& op = p.ops[k.entry + i];
-      const uint64_t* w = &written[size_t{i} * words];
+      const uint64_t* w = written.data() + size_t{i} * words;
       for (size_t a = writes_first(op) && !reads_other_lanes(op, 0) ? 1 : 0; a < op.args.size(); ++a) {
         const bool any_lane = reads_other_lanes(op, a);
         slots_in(op.args[a], [&](uint32_t slot) {

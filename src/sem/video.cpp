@@ -165,7 +165,7 @@ void scalar(Warp& w, const Op& op, uint32_t m) {
       int64_t cv = c_signed ? int64_t{static_cast<int32_t>(c)} : int64_t{c};
       switch (static_cast<Sec>(k.sec)) {
       case Sec::None: break;
-      case Sec::Add: v += cv; break;
+      case Sec::Add: v = static_cast<int64_t>(static_cast<uint64_t>(v) + static_cast<uint64_t>(cv)); break;  // wraps: d keeps 32 bits
       case Sec::Min: v = less(v, cv, c_signed) ? v : cv; break;
       case Sec::Max: v = less(cv, v, c_signed) ? v : cv; break;
       }
