@@ -65,12 +65,12 @@ struct Object {
 Object object(Warp& w, const Op& op, const Arg& a, int l) {
   Space space = a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2);
   uint64_t address = w.address(a, l);
-  if (space == Space::Generic) {
-    if (address - mem::kSharedWindow >= mem::kWindowSize)
-      undefined(w, l, address,
-                "mbarrier object at a generic address outside shared memory (undefined, PTX §9.7.13.15.9)");
+  if (space == Space::Generic && address - mem::kSharedWindow < mem::kWindowSize) {
     address -= mem::kSharedWindow;
+    space = Space::Shared;
   }
+  if (space != Space::Shared)
+    undefined(w, l, address, "mbarrier object outside shared memory (undefined, PTX §9.7.13.15.9)");
   return {static_cast<uint32_t>(address), w.access(Space::Shared, address, 8, l)};
 }
 

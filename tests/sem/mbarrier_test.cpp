@@ -182,7 +182,7 @@ TEST(Mbarrier, UndefinedUsesAreReported) {  // §9.7.13.15
       {"mbarrier.init.shared.b64 [bar], 1;\nmbarrier.arrive.shared.b64 %rd1, [bar];\nmbarrier.arrive.shared.b64 %rd2, "
        "[bar];\nmbarrier.test_wait.shared.b64 %p1, [bar], %rd1;",
        "neither the current nor the one before it"},
-      {"mbarrier.init.b64 [%rd_out], 1;", "outside shared memory"},
+      {"mbarrier.init.b64 [%rd_out], 1;", "mbarrier object outside shared memory"},
       {"mbarrier.init.shared.b64 [bar], 1;\nmbarrier.expect_tx.relaxed.cta.shared.b64 [bar], 1048576;",
        "tx-count would be 1048576"},
   };
