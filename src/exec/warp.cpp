@@ -17,19 +17,8 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     throw GuestFault{kind, s, address, size, std::move(detail)};
   };
   if (aligned && size > 1 && address % size != 0) return fail(GuestFault::Kind::Misaligned, space);
-  uint64_t offset = address;
-  if (space == Space::Generic) {  // §6.4.1.1: windows select the state space
-    space = Space::Global;
-    for (auto [window, s] : {std::pair{mem::kSharedWindow, Space::Shared},
-                             std::pair{mem::kLocalWindow, Space::Local},
-                             std::pair{mem::kConstWindow, Space::Const},
-                             std::pair{mem::kParamWindow, Space::Param}}) {
-      if (address >= window && address - window < mem::kWindowSize) {
-        space = s;
-        offset = address - window;
-      }
-    }
-  }
+  const auto [resolved, offset] = mem::resolve(space, address);
+  space = resolved;
   uint8_t* p = nullptr;
   switch (space) {
   case Space::Global:

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxvm::mem {
@@ -26,6 +27,20 @@ inline constexpr uint64_t kParamWindow = 0x0000'7b00'0000'0000ull;
 inline constexpr uint64_t kWindowSize = 0x0000'0100'0000'0000ull;
 // Global allocations live above this address, so 0 and small integers never alias memory.
 inline constexpr uint64_t kGlobalBase = 0x0000'0001'0000'0000ull;
+
+// Where an address of `space` points: a generic one (§6.4.1.1) becomes the state space whose
+// window holds it, with its offset there, or a global address; any other stays as it is.
+struct Resolved {
+  Space space;
+  uint64_t offset;
+};
+inline Resolved resolve(Space space, uint64_t address) {
+  if (space != Space::Generic) return {space, address};
+  for (auto [window, s] : {std::pair{kSharedWindow, Space::Shared}, std::pair{kLocalWindow, Space::Local},
+                           std::pair{kConstWindow, Space::Const}, std::pair{kParamWindow, Space::Param}})
+    if (address - window < kWindowSize) return {s, address - window};
+  return {Space::Global, address};
+}
 
 struct GuestFault {
   enum class Kind : uint8_t { OutOfBounds, Misaligned, Trap, Deadlock, Unsupported, Assert, Invalid };

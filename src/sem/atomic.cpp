@@ -126,23 +126,12 @@ uint64_t half2(uint64_t o, uint64_t b, uint64_t, bool) {
 // op.aux2 layout: the instruction's space, the element count, and flags.
 constexpr uint64_t kCountShift = 8, kHasDest = 1u << 16, kCas = 1u << 17;
 
-// Where a generic address points (§6.4.1.1); atomics need .global or .shared (§9.7.13.5).
-Space resolve(Space s, uint64_t address) {
-  if (s != Space::Generic) return s;
-  for (auto [window, space] : {std::pair{mem::kSharedWindow, Space::Shared},
-                               std::pair{mem::kLocalWindow, Space::Local},
-                               std::pair{mem::kConstWindow, Space::Const},
-                               std::pair{mem::kParamWindow, Space::Param}})
-    if (address >= window && address - window < mem::kWindowSize) return space;
-  return Space::Global;
-}
-
 const Arg& element(const Arg& a, uint32_t i) { return a.kind == ArgKind::Vector ? a.elems[i] : a; }
 
-// The space an atomic access of `size` bytes at `addr` resolves to; faults unless .global or
-// .shared.
+// The space an atomic access of `size` bytes at `addr` resolves to (§6.4.1.1); faults unless
+// .global or .shared (§9.7.13.5).
 Space atomic_space(Warp& w, Space space, uint64_t addr, uint32_t size, int l) {
-  Space where = resolve(space, addr);
+  Space where = mem::resolve(space, addr).space;
   if (where != Space::Global && where != Space::Shared) {
     w.fault_lane = l;
     throw GuestFault{GuestFault::Kind::Invalid, where, addr, size,

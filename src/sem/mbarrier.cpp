@@ -63,15 +63,11 @@ struct Object {
   uint8_t* bytes;
 };
 Object object(Warp& w, const Op& op, const Arg& a, int l) {
-  Space space = a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2);
-  uint64_t address = w.address(a, l);
-  if (space == Space::Generic && address - mem::kSharedWindow < mem::kWindowSize) {
-    address -= mem::kSharedWindow;
-    space = Space::Shared;
-  }
+  const uint64_t address = w.address(a, l);
+  const auto [space, offset] = mem::resolve(a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2), address);
   if (space != Space::Shared)
     undefined(w, l, address, "mbarrier object outside shared memory (undefined, PTX §9.7.13.15.9)");
-  return {static_cast<uint32_t>(address), w.access(Space::Shared, address, 8, l)};
+  return {static_cast<uint32_t>(offset), w.access(Space::Shared, offset, 8, l)};
 }
 
 bool valid(const Warp& w, uint32_t offset) {
