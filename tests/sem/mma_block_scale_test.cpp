@@ -201,13 +201,22 @@ float reference(const Case& c, int i, int j) {
   return static_cast<float>(sum);
 }
 
-void run(const Case& c) {
+// D of case `c` as the kernel computes it under `model` (4 floats a lane); empty when the launch
+// fails.
+std::vector<float> launch(const Case& c, TensorModel model = TensorModel::Sm90) {
   Harness h;
   h.load(kernel_ptx(kernel(c), "sm_120a"));
   uint64_t out = h.buffer(std::vector<float>(128, 0)), in = h.buffer(lane_words(c));
-  auto r = h.launch("k", {1}, {32}, {arg(out), arg(in)});
-  ASSERT_TRUE(r.ok) << r.error;
-  auto d = h.read<float>(out, 128);
+  LaunchConfig cfg;
+  cfg.grid = {1}, cfg.block = {32}, cfg.tensor_model = model;
+  auto r = h.module->launch("k", cfg, {arg(out), arg(in)});
+  EXPECT_TRUE(r.ok) << r.error;
+  return r.ok ? h.read<float>(out, 128) : std::vector<float>{};
+}
+
+void run(const Case& c) {
+  auto d = launch(c);
+  ASSERT_EQ(d.size(), 128u);
   for (int l = 0; l < 32; ++l)
     for (int i = 0; i < 4; ++i) {
       int row = l / 4 + 8 * (i / 2), col = 2 * (l % 4) + i % 2;
@@ -336,12 +345,8 @@ TEST(MmaBlockScale, NanScalesAndInfinities) {
   inf.A[2 * 32 + 7] = 0x7c;                                                   // row 2: +Inf
   inf.A[4 * 32 + 7] = 0x7c, inf.A[4 * 32 + 9] = 0xfc;                        // row 4: +Inf, -Inf
   for (int n = 0; n < 8; ++n) inf.B[7 * 8 + n] = inf.B[9 * 8 + n] = 0x3e;     // 1.5
-  Harness h;
-  h.load(kernel_ptx(kernel(inf), "sm_120a"));
-  uint64_t out = h.buffer(std::vector<float>(128, 0)), in = h.buffer(lane_words(inf));
-  auto r = h.launch("k", {1}, {32}, {arg(out), arg(in)});
-  ASSERT_TRUE(r.ok) << r.error;
-  auto d = h.read<float>(out, 128);
+  auto d = launch(inf);
+  ASSERT_EQ(d.size(), 128u);
   for (int l = 0; l < 32; ++l)
     for (int i = 0; i < 4; ++i) {
       int row = l / 4 + 8 * (i / 2);
@@ -356,14 +361,8 @@ TEST(MmaBlockScale, NanScalesAndInfinities) {
 // The exact model runs the same recipe.
 TEST(MmaBlockScale, ExactModelAgrees) {
   Case c = random_case({".kind::mxf4nvf4", ".scale_vec::4X", kE2M1, kE2M1, true, 64, 4}, 41);
-  Harness h;
-  h.load(kernel_ptx(kernel(c), "sm_120a"));
-  uint64_t out = h.buffer(std::vector<float>(128, 0)), in = h.buffer(lane_words(c));
-  LaunchConfig cfg;
-  cfg.grid = {1}, cfg.block = {32}, cfg.tensor_model = TensorModel::Exact;
-  auto r = h.module->launch("k", cfg, {arg(out), arg(in)});
-  ASSERT_TRUE(r.ok) << r.error;
-  auto d = h.read<float>(out, 128);
+  auto d = launch(c, TensorModel::Exact);
+  ASSERT_EQ(d.size(), 128u);
   for (int l = 0; l < 32; ++l)
     for (int i = 0; i < 4; ++i)
       EXPECT_EQ(std::bit_cast<uint32_t>(d[l * 4 + i]),
