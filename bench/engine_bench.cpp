@@ -172,18 +172,24 @@ Workload& prepare(std::unique_ptr<Workload>& slot, const std::string& file, cons
 
 // ---- ALU: converged, 1..N host threads ------------------------------------------------------
 
+// The ALU kernel over `ctas` CTAs; returns its output, the kAluBlock words every CTA writes.
+uint64_t prepare_alu(Workload& w, uint32_t ctas) {
+  w.kernel = "alu";
+  std::string diags;
+  w.module = w.dev.load_module(kAlu, "alu.ptx", &diags);
+  if (!w.module) w.why_not = "alu does not load: " + diags;
+  w.config.grid = {ctas};
+  w.config.block = {kAluBlock};
+  const uint64_t out = w.dev.malloc(kAluBlock * 4);
+  w.args = {ptxvm::arg(out)};
+  return out;
+}
+
 void BM_Alu(benchmark::State& state) {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = *(slot = std::make_unique<Workload>());
-    w.kernel = "alu";
-    std::string diags;
-    w.module = w.dev.load_module(kAlu, "alu.ptx", &diags);
-    if (!w.module) w.why_not = "alu does not load: " + diags;
-    uint64_t out = w.dev.malloc(kAluBlock * 4);  // every CTA writes the same kAluBlock words
-    w.config.grid = {kAluCtas};
-    w.config.block = {kAluBlock};
-    w.args = {ptxvm::arg(out)};
+    const uint64_t out = prepare_alu(w, kAluCtas);
     check_first_launch(w, [&] {
       std::vector<uint32_t> want(kAluBlock);
       for (uint32_t tid = 0; tid < kAluBlock; ++tid) {
@@ -206,7 +212,7 @@ void BM_Alu(benchmark::State& state) {
 
 // The host's own ceiling for the scaling figures: t host threads each run the ALU kernel on a
 // device of their own (one host thread per launch, kAluCtas CTAs in all), sharing nothing of
-// ptxvm's. time(1) / time(t) is what the host gives t copies of the engine's own kind of work:
+X
 // below 1 where cores are hyperthreads of one another, the clock drops with load, or a
 // virtualised host shares its cores; the gap between it and BM_Alu's figure is the engine's.
 void BM_AluIndependent(benchmark::State& state) {
@@ -216,18 +222,13 @@ void BM_AluIndependent(benchmark::State& state) {
   if (copies.empty()) {
     for (unsigned i = 0; i < t; ++i) {
       Workload& w = *copies.emplace_back(std::make_unique<Workload>());
-      w.kernel = "alu";
-      std::string diags;
-      w.module = w.dev.load_module(kAlu, "alu.ptx", &diags);
-      if (!w.module) {
-        state.SkipWithError(("alu does not load: " + diags).c_str());
-        return;
-      }
-      w.config.grid = {kAluCtas / t + (i < kAluCtas % t ? 1 : 0)};
-      w.config.block = {kAluBlock};
+      prepare_alu(w, kAluCtas / t + (i < kAluCtas % t ? 1 : 0));
       w.config.threads = 1;
-      w.args = {ptxvm::arg(w.dev.malloc(kAluBlock * 4))};
     }
+  }
+  if (!copies[0]->why_not.empty()) {
+    state.SkipWithError(copies[0]->why_not.c_str());
+    return;
   }
   std::vector<std::string> errors(t);
   auto work = [&](unsigned i) {
