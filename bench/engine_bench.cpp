@@ -212,7 +212,7 @@ void BM_Alu(benchmark::State& state) {
 
 // The host's own ceiling for the scaling figures: t host threads each run the ALU kernel on a
 // device of their own (one host thread per launch, kAluCtas CTAs in all), sharing nothing of
-X
+// ptxvm's. time(1) / (t · time(t)) is what the host gives t copies of the engine's own work:
 // below 1 where cores are hyperthreads of one another, the clock drops with load, or a
 // virtualised host shares its cores; the gap between it and BM_Alu's figure is the engine's.
 void BM_AluIndependent(benchmark::State& state) {
