@@ -50,6 +50,8 @@ public:
 
 private:
   static bool done(const Warp& w) { return (w.alive & ~w.exited) == 0; }
+  // The lanes that may run: alive, not exited, not parked at a barrier or a .sync op.
+  static uint32_t runnable_lanes(const Warp& w) { return w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting; }
 
   // Runs one slice of `w`; false when no lane could move.
   bool run_warp(Warp& w) {
@@ -63,7 +65,7 @@ private:
     // group, so that no lanes need comparing.
     uint32_t last_runnable = 0, last_group = 0, next = 0, others = 0;
     for (uint32_t n = 0; n < kWarpSlice; ++n) {
-      uint32_t runnable = w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting;
+      uint32_t runnable = runnable_lanes(w);
       if (!runnable) return progressed;
       uint32_t pc, group;
       if (runnable == last_runnable && next < others && !w.favored) {
@@ -139,7 +141,7 @@ private:
       ++n;
       if (exec) op.fn(w, op, exec);
       // Lanes parked, exited or released, or PCs set lane by lane: the general path goes on.
-      if ((w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting) != group) break;
+      if (runnable_lanes(w) != group) break;
       if (!op.jumps || !exec) ++pc;
       else if (op.branches && exec == group) pc = op.args[0].reg;
       else break;
