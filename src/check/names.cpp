@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "check/special_registers.h"
+#include "isa/special_registers.h"
 
 namespace ptxvm::check {
 namespace {
@@ -248,7 +248,7 @@ private:
 
   void expr(const Expr& e, const Scope& scope) {
     if (e.kind == Expr::Kind::Symbol) {
-      if (scope.resolves(e.name) || find_special_register(e.name)) return;
+      if (scope.resolves(e.name) || isa::find_special_register(e.name)) return;
       return undeclared(e.name, e.loc, "identifier");
     }
     for (const ExprPtr& k : e.kids) expr(*k, scope);
@@ -272,7 +272,7 @@ private:
   }
   void init_expr(const Expr& e, const Scope& scope) {
     if (e.kind == Expr::Kind::Symbol) {
-      if (!scope.resolves(e.name) && !find_special_register(e.name))
+      if (!scope.resolves(e.name) && !isa::find_special_register(e.name))
         undeclared(e.name, e.loc, "identifier");
       return;
     }

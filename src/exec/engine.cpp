@@ -55,11 +55,11 @@ private:
 
   // Runs one slice of `w`; false when no lane could move.
   bool run_warp(Warp& w) {
-    const lower::Op* ops = launch_.program->ops.data();
+    const program::Op* ops = launch_.program->ops.data();
     const uint64_t step_limit = launch_.step_limit;
     bool progressed = false;
     // The group that ran last, when it moved on together to `next` (after an op that cannot move
-    // PCs, lower::Op::jumps, or a branch the whole group took, Op::branches): while the runnable
+    // PCs, program::Op::jumps, or a branch the whole group took, Op::branches): while the runnable
     // lanes stay the same, no lanes are owed a turn and every other runnable lane stands at
     // `others` or above, with next < others, the lowest PC is `next` and its lanes are that
     // group, so that no lanes need comparing.
@@ -102,7 +102,7 @@ private:
         if (step_limit && w.steps > step_limit) step_limit_exceeded();
         continue;
       }
-      const lower::Op& op = ops[pc];
+      const program::Op& op = ops[pc];
       const uint32_t exec = guarded(w, op, group);
       w.recent |= group;
       advance(w, group, pc + 1);
@@ -129,12 +129,12 @@ private:
   // parked at a .sync op — for up to `budget` ops (at least one) while it stays so: through ops
   // that move no PCs and branches that all of the group or none of it takes. Returns the ops run.
   uint32_t run_converged(Warp& w, uint32_t pc, uint32_t group, uint32_t budget) {
-    const lower::Op* ops = launch_.program->ops.data();
+    const program::Op* ops = launch_.program->ops.data();
     w.recent |= group;
     w.group = group;
     uint32_t n = 0;
     while (n < budget) {
-      const lower::Op& op = ops[pc];
+      const program::Op& op = ops[pc];
       const uint32_t exec = guarded(w, op, group);
       advance(w, group, pc + 1);
       w.current_pc = pc;
@@ -152,8 +152,8 @@ private:
   }
 
   // The lanes of `group` for which `op`'s guard holds.
-  static uint32_t guarded(const Warp& w, const lower::Op& op, uint32_t group) {
-    if (op.guard == lower::kNoReg) return group;
+  static uint32_t guarded(const Warp& w, const program::Op& op, uint32_t group) {
+    if (op.guard == program::kNoReg) return group;
     const uint32_t p = w.preds[op.guard];
     return group & (op.guard_negated ? ~p : p);
   }
@@ -229,7 +229,7 @@ private:
 
 // Sets `cta` up to run CTA `id`; a reused Cta keeps the capacity of its buffers.
 void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
-  const lower::Program& p = *l.program;
+  const program::Program& p = *l.program;
   cta.id = id;
   cta.launch = &l;
   cta.host_thread = host_thread;
@@ -282,7 +282,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     w.alive = n == 32 ? ~0u : (1u << n) - 1;
     w.pc.fill(l.kernel->entry);
     // A reused Warp of this launch zeroes only the registers a thread may read before writing
-    // them (lower::Function::zeroed_slots); the others it writes before anything can see them.
+    // them (program::Function::zeroed_slots); the others it writes before anything can see them.
     if (same_launch) {
       for (auto [first, count] : l.kernel->zeroed_slots)
         for (uint32_t slot = first; slot < first + count; ++slot)  // one fixed-size row at a time:
@@ -297,7 +297,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
 }  // namespace
 
 uint64_t cta_footprint(const Launch& l) {
-  const lower::Program& p = *l.program;
+  const program::Program& p = *l.program;
   uint64_t threads = l.block.count(), warps = (threads + 31) / 32;
   return warps * (uint64_t{p.reg_slots} * 32 * 8 + uint64_t{p.pred_regs} * 4 + sizeof(Warp)) +
          p.shared_bytes + l.dynamic_shared + threads * p.local_bytes;
@@ -433,7 +433,7 @@ std::optional<FaultReport> run(Launch& launch) {
       for (const Warp& candidate : cta.warps)
         if ((candidate.alive & ~candidate.exited) && !w) w = &candidate;
     if (w) {
-      const lower::Op& op = launch.program->ops[w->current_pc];
+      const program::Op& op = launch.program->ops[w->current_pc];
       r.warp = w->index;
       r.lane = w->fault_lane >= 0 ? static_cast<uint32_t>(w->fault_lane)
                                   : static_cast<uint32_t>(std::countr_zero(w->group));

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "exec/warp.h"
-#include "lower/program.h"
+#include "program/program.h"
 #include "mem/memory.h"
 #include "mma/arith.h"
 
@@ -36,8 +36,8 @@ struct FaultReport {
 };
 
 struct Launch {
-  const lower::Program* program = nullptr;
-  const lower::Function* kernel = nullptr;
+  const program::Program* program = nullptr;
+  const program::Function* kernel = nullptr;
   Dim3 grid, block, cluster;
   uint32_t dynamic_shared = 0;
   unsigned threads = 1;              // host threads running CTAs

@@ -7,7 +7,7 @@
 
 namespace ptxvm::exec {
 
-using lower::SpecialReg;
+using isa::SpecialReg;
 using mem::GuestFault;
 using mem::Space;
 
@@ -90,7 +90,7 @@ Warp::Span Warp::span(Space space, uint32_t mask, const uint64_t (&addr)[32], ui
   return s;
 }
 
-uint64_t Warp::special(const lower::Arg& a, int lane) const {
+uint64_t Warp::special(const program::Arg& a, int lane) const {
   const Launch& l = *launch;
   uint32_t thread = first_thread + static_cast<uint32_t>(lane);
   auto pick = [&](Dim3 d) -> uint64_t {
@@ -148,7 +148,7 @@ uint64_t Warp::special(const lower::Arg& a, int lane) const {
   }
 }
 
-void Warp::specials(const lower::Arg& a, uint64_t (&v)[32]) const {
+void Warp::specials(const program::Arg& a, uint64_t (&v)[32]) const {
   const Launch& l = *launch;
   switch (static_cast<SpecialReg>(a.reg)) {
   case SpecialReg::Tid: {  // consecutive threads: x counts up, carrying into y, then z
@@ -186,10 +186,10 @@ void Warp::specials(const lower::Arg& a, uint64_t (&v)[32]) const {
   }
 }
 
-uint64_t Warp::value_of(const lower::Arg& a, int lane) {
+uint64_t Warp::value_of(const program::Arg& a, int lane) {
   switch (a.kind) {
-  case lower::ArgKind::Address: return address(a, lane);
-  case lower::ArgKind::Function: return a.imm;  // the function's address
+  case program::ArgKind::Address: return address(a, lane);
+  case program::ArgKind::Function: return a.imm;  // the function's address
   default: return 0;
   }
 }

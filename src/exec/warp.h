@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "lower/program.h"
+#include "program/program.h"
 #include "mem/memory.h"
 
 namespace ptxvm::exec {
@@ -57,8 +57,8 @@ inline constexpr auto kLaneBit = [] {
 
 // A register, an immediate or a special register: an operand whose 32 values Warp::gather
 // reads at once, so that whole-warp loops need no switch per lane.
-inline bool plain(const lower::Arg& a) {
-  return a.kind == lower::ArgKind::Reg || a.kind == lower::ArgKind::Imm || a.kind == lower::ArgKind::Special;
+inline bool plain(const program::Arg& a) {
+  return a.kind == program::ArgKind::Reg || a.kind == program::ArgKind::Imm || a.kind == program::ArgKind::Special;
 }
 
 struct CallFrame {
@@ -93,7 +93,7 @@ class Warp {
 public:
   Cta* cta = nullptr;
   const Launch* launch = nullptr;
-  const lower::Program* program = nullptr;
+  const program::Program* program = nullptr;
   uint32_t index = 0;       // warp index in the CTA
   uint32_t first_thread = 0;  // linear thread index of lane 0
   uint32_t alive = 0;       // lanes that are threads of the CTA
@@ -129,31 +129,31 @@ public:
   uint64_t& slot(uint32_t reg, int lane) { return regs[size_t{reg} * 32 + static_cast<size_t>(lane)]; }
 
   template <typename T>
-  T get(const lower::Arg& a, int lane) {
+  T get(const program::Arg& a, int lane) {
     uint64_t bits;
     switch (a.kind) {
-    case lower::ArgKind::Reg: bits = slot(a.reg, lane); break;
-    case lower::ArgKind::Imm: bits = a.imm; break;
-    case lower::ArgKind::Pred: bits = pred(a, lane); break;
-    case lower::ArgKind::Special: bits = special(a, lane); break;
+    case program::ArgKind::Reg: bits = slot(a.reg, lane); break;
+    case program::ArgKind::Imm: bits = a.imm; break;
+    case program::ArgKind::Pred: bits = pred(a, lane); break;
+    case program::ArgKind::Special: bits = special(a, lane); break;
     default: bits = value_of(a, lane); break;
     }
     return from_bits<T>(bits);
   }
 
   template <typename T>
-  void set(const lower::Arg& a, int lane, T v) {
-    if (a.kind == lower::ArgKind::Reg) slot(a.reg, lane) = to_bits(v);
-    else if (a.kind == lower::ArgKind::Pred) set_pred(a, lane, v != T{});
+  void set(const program::Arg& a, int lane, T v) {
+    if (a.kind == program::ArgKind::Reg) slot(a.reg, lane) = to_bits(v);
+    else if (a.kind == program::ArgKind::Pred) set_pred(a, lane, v != T{});
   }
 
   // The value of a plain() operand for all 32 lanes.
   template <typename T>
-  [[gnu::always_inline]] void gather(const lower::Arg& a, T (&v)[32]) const {
-    if (a.kind == lower::ArgKind::Reg) {
+  [[gnu::always_inline]] void gather(const program::Arg& a, T (&v)[32]) const {
+    if (a.kind == program::ArgKind::Reg) {
       const uint64_t* r = &regs[size_t{a.reg} * 32];
       for (int lane = 0; lane < 32; ++lane) v[lane] = from_bits<T>(r[lane]);
-    } else if (a.kind == lower::ArgKind::Imm) {
+    } else if (a.kind == program::ArgKind::Imm) {
       const T x = from_bits<T>(a.imm);
       for (int lane = 0; lane < 32; ++lane) v[lane] = x;
     } else {
@@ -165,9 +165,9 @@ public:
 
   // The 32 values of a plain() operand as register bits: the register's own row, or `tmp`
   // filled with the immediate or the special register.
-  [[gnu::always_inline]] const uint64_t* row(const lower::Arg& a, uint64_t (&tmp)[32]) const {
-    if (a.kind == lower::ArgKind::Reg) return &regs[size_t{a.reg} * 32];
-    if (a.kind == lower::ArgKind::Imm) {
+  [[gnu::always_inline]] const uint64_t* row(const program::Arg& a, uint64_t (&tmp)[32]) const {
+    if (a.kind == program::ArgKind::Reg) return &regs[size_t{a.reg} * 32];
+    if (a.kind == program::ArgKind::Imm) {
       for (int lane = 0; lane < 32; ++lane) tmp[lane] = a.imm;
     } else {
       specials(a, tmp);
@@ -184,8 +184,8 @@ public:
   // row is either one of theirs or no part of any (rows do not overlap), so no lane reads what
   // another lane wrote (GCC ivdep). Otherwise lane by lane through get/set.
   template <typename T, typename F, typename... Src>
-  [[gnu::always_inline]] void lanewise(uint32_t mask, const lower::Arg& d, F f, const Src&... src) {
-    if (d.kind == lower::ArgKind::Reg && (plain(src) && ...)) {
+  [[gnu::always_inline]] void lanewise(uint32_t mask, const program::Arg& d, F f, const Src&... src) {
+    if (d.kind == program::ArgKind::Reg && (plain(src) && ...)) {
       uint64_t tmp[sizeof...(Src)][32];
       uint64_t* out = &regs[size_t{d.reg} * 32];
       [&]<size_t... I>(std::index_sequence<I...>) {
@@ -206,27 +206,27 @@ public:
     for_lanes(mask, [&](int lane) { set(d, lane, f(get<T>(src, lane)...)); });
   }
 
-  bool pred(const lower::Arg& a, int lane) const {
+  bool pred(const program::Arg& a, int lane) const {
     bool v = (preds[a.reg] >> lane) & 1u;
     return a.negated ? !v : v;
   }
-  void set_pred(const lower::Arg& a, int lane, bool v) {
-    if (a.kind != lower::ArgKind::Pred) return;  // `_` sink
+  void set_pred(const program::Arg& a, int lane, bool v) {
+    if (a.kind != program::ArgKind::Pred) return;  // `_` sink
     uint32_t bit = 1u << lane;
     preds[a.reg] = v ? (preds[a.reg] | bit) : (preds[a.reg] & ~bit);
   }
 
   // get<bool> of all 32 lanes as a mask: a predicate (negated with `!`) or an immediate at once.
-  uint32_t pred_bits(const lower::Arg& a) {
-    if (a.kind == lower::ArgKind::Pred) return a.negated ? ~preds[a.reg] : preds[a.reg];
-    if (a.kind == lower::ArgKind::Imm) return from_bits<bool>(a.imm) ? ~0u : 0u;
+  uint32_t pred_bits(const program::Arg& a) {
+    if (a.kind == program::ArgKind::Pred) return a.negated ? ~preds[a.reg] : preds[a.reg];
+    if (a.kind == program::ArgKind::Imm) return from_bits<bool>(a.imm) ? ~0u : 0u;
     uint32_t bits = 0;
     for (int lane = 0; lane < 32; ++lane) bits |= uint32_t{get<bool>(a, lane)} << lane;
     return bits;
   }
   // set_pred for the lanes of `mask` at once: bit `lane` of `bits` for each.
-  void set_preds(const lower::Arg& a, uint32_t mask, uint32_t bits) {
-    if (a.kind != lower::ArgKind::Pred) return;  // `_` sink
+  void set_preds(const program::Arg& a, uint32_t mask, uint32_t bits) {
+    if (a.kind != program::ArgKind::Pred) return;  // `_` sink
     preds[a.reg] = (preds[a.reg] & ~mask) | (bits & mask);
   }
 
@@ -252,8 +252,8 @@ public:
 
   // ---- memory ----
   // Address operand value for `lane`: register base plus offset, in the operand's space.
-  uint64_t address(const lower::Arg& a, int lane) {
-    uint64_t base = a.reg == lower::kNoReg ? 0 : slot(a.reg, lane);
+  uint64_t address(const program::Arg& a, int lane) {
+    uint64_t base = a.reg == program::kNoReg ? 0 : slot(a.reg, lane);
     return base + a.imm;
   }
   // Host pointer for a checked access of `size` bytes; raises mem::GuestFault. `aligned`: the
@@ -295,9 +295,9 @@ public:
     std::memcpy(access(space, address, sizeof(T), lane), &v, sizeof(T));
   }
 
-  uint64_t special(const lower::Arg& a, int lane) const;
+  uint64_t special(const program::Arg& a, int lane) const;
   // special() for all 32 lanes.
-  void specials(const lower::Arg& a, uint64_t (&v)[32]) const;
+  void specials(const program::Arg& a, uint64_t (&v)[32]) const;
   // The lanes that run the current op (the engine's mask) before guards: for .sync operations.
   uint32_t group = 0;
 
@@ -305,7 +305,7 @@ private:
   uint8_t* access_checked(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned);
   // Makes the allocation holding `address` last_global (data null when none holds it).
   void find_global(uint64_t address);
-  uint64_t value_of(const lower::Arg& a, int lane);
+  uint64_t value_of(const program::Arg& a, int lane);
 };
 
 }  // namespace ptxvm::exec

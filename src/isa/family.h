@@ -141,6 +141,8 @@ struct Family {
   std::string replacement;
   int address_axis = -1;                 // whose `.u32` conflicts with `.address_size 64`
   int axis(std::string_view name) const; // -1 when absent
+  // "mnemonic §section" ("add §9.7.3.1"): one mnemonic names several families, a key one row.
+  std::string key() const { return mnemonic + " §" + section; }
 };
 
 // The text form of a row, as the group files write it.

@@ -7,17 +7,24 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "check/special_registers.h"
+#include "isa/special_registers.h"
 #include "front/const_eval.h"
 #include "front/printer.h"
 #include "isa/match.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::lower {
 namespace {
 
 using namespace ast;
 using mem::Space;
+using program::Arg;
+using program::ArgKind;
+using program::Function;
+using program::kNoReg;
+using program::Op;
+using program::Param;
+using program::Program;
 
 // Function "addresses" (mov %rd, func; call %rd) are their index above this base.
 constexpr uint64_t kFunctionBase = 0x0000'7a00'0000'0000ull;
@@ -66,37 +73,6 @@ uint64_t generic_address(Space s, uint64_t a) {
   case Space::Param: return mem::kParamWindow + a;
   default: return a;
   }
-}
-
-std::optional<SpecialReg> special_of(const std::string& name) {
-  static const std::unordered_map<std::string, SpecialReg> kMap = {
-      {"%tid", SpecialReg::Tid}, {"%ntid", SpecialReg::Ntid}, {"%laneid", SpecialReg::Laneid},
-      {"%warpid", SpecialReg::Warpid}, {"%nwarpid", SpecialReg::Nwarpid},
-      {"%ctaid", SpecialReg::Ctaid}, {"%nctaid", SpecialReg::Nctaid}, {"%smid", SpecialReg::Smid},
-      {"%nsmid", SpecialReg::Nsmid}, {"%gridid", SpecialReg::Gridid},
-      {"%lanemask_eq", SpecialReg::LanemaskEq}, {"%lanemask_le", SpecialReg::LanemaskLe},
-      {"%lanemask_lt", SpecialReg::LanemaskLt}, {"%lanemask_ge", SpecialReg::LanemaskGe},
-      {"%lanemask_gt", SpecialReg::LanemaskGt}, {"%clock", SpecialReg::Clock},
-      {"%clock_hi", SpecialReg::ClockHi}, {"%clock64", SpecialReg::Clock64},
-      {"%globaltimer", SpecialReg::Globaltimer}, {"%globaltimer_lo", SpecialReg::GlobaltimerLo},
-      {"%globaltimer_hi", SpecialReg::GlobaltimerHi},
-      {"%dynamic_smem_size", SpecialReg::DynamicSmemSize},
-      {"%total_smem_size", SpecialReg::TotalSmemSize}, {"%aggr_smem_size", SpecialReg::AggrSmemSize},
-      {"%is_explicit_cluster", SpecialReg::IsExplicitCluster},
-      {"%clusterid", SpecialReg::Clusterid}, {"%nclusterid", SpecialReg::Nclusterid},
-      {"%cluster_ctaid", SpecialReg::ClusterCtaid}, {"%cluster_nctaid", SpecialReg::ClusterNctaid},
-      {"%cluster_ctarank", SpecialReg::ClusterCtarank},
-      {"%cluster_nctarank", SpecialReg::ClusterNctarank},
-      {"%reserved_smem_offset_begin", SpecialReg::ReservedSmemBegin},
-      {"%reserved_smem_offset_end", SpecialReg::ReservedSmemEnd},
-      {"%reserved_smem_offset_cap", SpecialReg::ReservedSmemCap},
-      {"%current_graph_exec", SpecialReg::CurrentGraphExec}};
-  if (auto it = kMap.find(name); it != kMap.end()) return it->second;
-  if (name.rfind("%envreg", 0) == 0) return SpecialReg::Envreg;
-  if (name.rfind("%reserved_smem_offset_", 0) == 0) return SpecialReg::ReservedSmemBegin;
-  if (name.rfind("%pm", 0) == 0) return name.size() > 4 && name.substr(name.size() - 3) == "_64"
-                                             ? SpecialReg::Pm64 : SpecialReg::Pm;
-  return std::nullopt;
 }
 
 // f64 constant ▶ f32 bits, rounding to nearest even (the host's default rounding mode).
@@ -561,7 +537,7 @@ private:
     const isa::Bound* chosen = nullptr;
     std::string why;
     for (const isa::Bound& b : bounds) {
-      sem::Selector select = sem::find_selector(*b.family);
+      program::Selector select = program::find_selector(*b.family);
       if (!select) {
         why = "ptxvm does not execute " + b.family->mnemonic + " yet";
         continue;
@@ -728,16 +704,16 @@ private:
       }
       uint32_t idx = 0;
       if (const Symbol* s = lookup(e.name, &idx)) return symbol(e, *s, idx, a);
-      if (auto sr = special_of(e.name)) {
+      if (const isa::SpecialRegister* sr = isa::find_special_register(e.name)) {
+        if (sr->id == isa::SpecialReg::WarpSz) {  // a constant (§4.5.1)
+          a.kind = ArgKind::Imm;
+          a.imm = 32;
+          return true;
+        }
         a.kind = ArgKind::Special;
-        a.reg = static_cast<uint32_t>(*sr);
+        a.reg = static_cast<uint32_t>(sr->id);
         a.component = e.component.empty() ? 0 : static_cast<uint8_t>(std::string("xyzw").find(e.component[0]));
-        if (*sr == SpecialReg::Envreg) a.imm = std::stoul(e.name.substr(7));  // %envreg<N>
-        return true;
-      }
-      if (e.name == "WARP_SZ") {
-        a.kind = ArgKind::Imm;
-        a.imm = 32;
+        if (sr->id == isa::SpecialReg::Envreg) a.imm = std::stoul(e.name.substr(7));  // %envreg<N>
         return true;
       }
       return fail(e.loc, "'" + e.name + "' cannot be used here");

@@ -8,14 +8,14 @@
 
 #include "front/ast.h"
 #include "front/source.h"
-#include "lower/program.h"
+#include "program/program.h"
 #include "mem/memory.h"
 
 namespace ptxvm::lower {
 
 // `module` must have passed check::check_source. Module .global variables are allocated in
 // `global`.
-std::optional<Program> lower_module(const ast::Module& module, const SourceFile& source,
+std::optional<program::Program> lower_module(const ast::Module& module, const SourceFile& source,
                                     mem::GlobalMemory& global, Diagnostics& diags);
 
 }  // namespace ptxvm::lower

@@ -16,21 +16,21 @@ struct Device::Impl {
 struct Module::Impl {
   Device::Impl* device;
   std::unique_ptr<SourceFile> source;
-  lower::Program program;
+  program::Program program;
 };
 
 Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Module::~Module() = default;
 
 bool Module::has_kernel(std::string_view name) const {
-  const lower::Function* f = impl_->program.find(std::string(name));
+  const program::Function* f = impl_->program.find(std::string(name));
   return f && f->is_entry && f->defined;
 }
 
 LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
                             const std::vector<KernelArg>& args) {
   LaunchResult r;
-  const lower::Function* f = impl_->program.find(std::string(name));
+  const program::Function* f = impl_->program.find(std::string(name));
   if (!f || !f->is_entry || !f->defined) {
     r.error = "no kernel named '" + std::string(name) + "' in " + impl_->program.source_name;
     return r;
@@ -88,7 +88,7 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.tensor_model = config.tensor_model == TensorModel::Exact ? mma::Model::Exact : mma::Model::Sm90;
   l.params.bytes.assign(f->param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
-    const lower::Param& p = f->params[i];
+    const program::Param& p = f->params[i];
     if (args[i].bytes.size() != p.size) {
       r.error = "argument " + std::to_string(i) + " ('" + p.name + "') of kernel '" + f->name +
                 "' is " + std::to_string(p.size) + " bytes; " + std::to_string(args[i].bytes.size()) +
@@ -152,7 +152,7 @@ std::unique_ptr<Module> Device::load_module(std::string_view ptx, const std::str
   impl->source = std::make_unique<SourceFile>(name, std::string(ptx));
   Diagnostics diags(*impl->source);
   std::optional<ast::Module> m = check::check_source(*impl->source, diags);
-  std::optional<lower::Program> program;
+  std::optional<program::Program> program;
   if (m) program = lower::lower_module(*m, *impl->source, impl_->global, diags);
   if (diagnostics) *diagnostics = diags.render();
   if (!program) return nullptr;

@@ -9,16 +9,16 @@
 #include <cstring>
 
 #include "exec/warp.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::AsyncCopies;
 using exec::Warp;
-using lower::Arg;
-using lower::ArgKind;
-using lower::Op;
+using program::Arg;
+using program::ArgKind;
+using program::Op;
 using mem::GuestFault;
 using mem::Space;
 
@@ -89,7 +89,7 @@ void wait_all(Warp& w, const Op&, uint32_t m) {
 
 }  // namespace
 
-void register_async_copy(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["cp.async §9.7.9.25.3.1"] = [](const isa::Bound& b, Op& op, std::string&) {
     // [dst], [src], cp-size, then src-size or ignore-src when one more operand than the policy.
     const size_t fixed = 3 + (b.value("hint") ? 1 : 0);
@@ -110,6 +110,6 @@ void register_async_copy(Registry& r) {
     op.fn = &wait_all;
     return true;
   };
-}
+});
 
 }  // namespace ptxvm::sem

@@ -14,16 +14,16 @@
 #include "exec/warp.h"
 #include "numeric/cvt_float.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Arg;
-using lower::ArgKind;
-using lower::Op;
+using program::Arg;
+using program::ArgKind;
+using program::Op;
 using mem::GuestFault;
 using mem::Space;
 
@@ -294,9 +294,9 @@ bool select_atomic(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_atomic(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["atom §9.7.13.5"] = select_atomic<true>;
   r["red §9.7.13.6"] = select_atomic<false>;
-}
+});
 
 }  // namespace ptxvm::sem

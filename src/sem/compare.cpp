@@ -9,14 +9,14 @@
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 
@@ -90,8 +90,8 @@ struct Setp {
     Cmp c = static_cast<Cmp>(op.aux);
     int boolop = static_cast<int>(op.aux2 & 3);
     bool ftz = op.aux2 & 4;
-    const lower::Arg& dst = op.args[0];
-    bool pair = dst.kind == lower::ArgKind::Vector;
+    const program::Arg& dst = op.args[0];
+    bool pair = dst.kind == program::ArgKind::Vector;
     uint32_t t = 0;  // the comparison's result per lane of `m`
     if (exec::plain(op.args[1]) && exec::plain(op.args[2])) {
       // Registers and immediates: every lane compared at once (comparisons cannot fault, so
@@ -233,8 +233,8 @@ void set_op(Warp& w, const Op& op, uint32_t m) {
 // and element 1 to q.
 void half_setp(Warp& w, const Op& op, uint32_t m) {
   const CmpSpec s = spec_of(op.aux);
-  const lower::Arg& dst = op.args[0];
-  const bool pair = dst.kind == lower::ArgKind::Vector;
+  const program::Arg& dst = op.args[0];
+  const bool pair = dst.kind == program::ArgKind::Vector;
   for_lanes(m, [&](int l) {
     const uint64_t a = w.get<uint64_t>(op.args[1], l), b = w.get<uint64_t>(op.args[2], l);
     const bool c = s.boolop ? w.pred(op.args[3], l) : false;
@@ -308,12 +308,12 @@ bool select_selp(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_compare(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["setp §9.7.6.2"] = select_setp;
   r["selp §9.7.6.3"] = select_selp;
   r["set §9.7.6.1"] = select_set;
   r["set §9.7.7.1"] = select_set;
   r["setp §9.7.7.2"] = select_half_setp;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -7,16 +7,16 @@
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Arg;
-using lower::ArgKind;
-using lower::Op;
+using program::Arg;
+using program::ArgKind;
+using program::Op;
 using mem::GuestFault;
 using mem::Space;
 
@@ -187,7 +187,7 @@ void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
 }
 
 void call(Warp& w, const Op& op, uint32_t m) {
-  const lower::Program& p = *w.program;
+  const program::Program& p = *w.program;
   CallShape s = shape(op);
   for_lanes(m, [&](int l) {
     uint64_t target = s.callee->kind == ArgKind::Function ? s.callee->reg
@@ -199,7 +199,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
                static_cast<unsigned long long>(target + kFunctionBase));
       throw GuestFault{GuestFault::Kind::Invalid, Space::Generic, target + kFunctionBase, 0, buf};
     }
-    const lower::Function& f = p.functions[target];
+    const program::Function& f = p.functions[target];
     if (!f.defined) return builtin(w, f.name, s, l);
     if (w.frames.empty()) w.frames.resize(32);
     if (w.frames[l].size() >= kMaxCallDepth) {  // the GPU's call stack is bounded too
@@ -220,7 +220,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
     if (recursive) {
       for (uint32_t r = 0; r < f.reg_count; ++r) frame.saved.push_back(w.slot(f.reg_base + r, l));
       for (const auto& list : {f.params, f.returns})
-        for (const lower::Param& prm : list) {
+        for (const program::Param& prm : list) {
           const uint8_t* b = w.access(Space::Local, prm.offset, prm.size, l, false);
           frame.saved_local.insert(frame.saved_local.end(), b, b + prm.size);
         }
@@ -237,7 +237,7 @@ void call(Warp& w, const Op& op, uint32_t m) {
 
 void ret(Warp& w, const Op&, uint32_t m) {
   if (w.frames.empty()) return exit_lanes(w, m);  // no lane is in a call: all leave the kernel
-  const lower::Program& p = *w.program;
+  const program::Program& p = *w.program;
   uint32_t leaving = 0;
   for_lanes(m, [&](int l) {
     if (w.frames.empty() || w.frames[l].empty()) {  // ret from the kernel ends the thread
@@ -246,16 +246,16 @@ void ret(Warp& w, const Op&, uint32_t m) {
     }
     exec::CallFrame frame = std::move(w.frames[l].back());
     w.frames[l].pop_back();
-    const lower::Function& f = p.functions[frame.function];
+    const program::Function& f = p.functions[frame.function];
     for (size_t i = 0; i < frame.copy_back.size() && i < f.returns.size(); ++i) {
-      const lower::Param& r = f.returns[i];
+      const program::Param& r = f.returns[i];
       std::memmove(w.access(Space::Local, frame.copy_back[i], r.size, l, false),
                    w.access(Space::Local, r.offset, r.size, l, false), r.size);
     }
     for (size_t r = 0; r < frame.saved.size(); ++r) w.slot(f.reg_base + static_cast<uint32_t>(r), l) = frame.saved[r];
     size_t at = 0;
     for (const auto& list : {f.params, f.returns})
-      for (const lower::Param& prm : list) {
+      for (const program::Param& prm : list) {
         if (at + prm.size > frame.saved_local.size()) break;
         std::memcpy(w.access(Space::Local, prm.offset, prm.size, l, false), frame.saved_local.data() + at, prm.size);
         at += prm.size;
@@ -269,15 +269,15 @@ void ret(Warp& w, const Op&, uint32_t m) {
   if (leaving) exit_lanes(w, leaving);
 }
 
-bool select(lower::Handler h, Op& op, bool jumps = false) {
+bool select(program::Handler h, Op& op, bool jumps = false) {
   op.fn = h;
-  op.jumps = jumps;  // the handler sets lane PCs (lower::Op::jumps)
+  op.jumps = jumps;  // the handler sets lane PCs (program::Op::jumps)
   return true;
 }
 
 }  // namespace
 
-void register_control(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["bra §9.7.12.3"] = [](const isa::Bound&, Op& op, std::string&) {
     op.branches = true;
     return select(&bra, op, true);
@@ -286,6 +286,6 @@ void register_control(Registry& r) {
   r["call §9.7.12.5"] = [](const isa::Bound&, Op& op, std::string&) { return select(&call, op, true); };
   r["ret §9.7.12.6"] = [](const isa::Bound&, Op& op, std::string&) { return select(&ret, op, true); };
   r["exit §9.7.12.7"] = [](const isa::Bound&, Op& op, std::string&) { return select(&exit_op, op); };
-}
+});
 
 }  // namespace ptxvm::sem

@@ -12,14 +12,14 @@
 #include "numeric/cvt_packed.h"
 #include "numeric/names.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 using numeric::Format;
 using numeric::IntType;
 
@@ -240,11 +240,11 @@ bool select_copysign(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_convert(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["cvt §9.7.9.21"] = select_cvt;
   r["cvt.pack §9.7.9.22"] = select_cvt_pack;
   r["testp §9.7.3.1"] = select_testp;
   r["copysign §9.7.3.2"] = select_copysign;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -10,16 +10,16 @@
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Arg;
-using lower::ArgKind;
-using lower::Op;
+using program::Arg;
+using program::ArgKind;
+using program::Op;
 using mem::Space;
 
 // mov.type d, a (§9.7.9.3): registers, immediates, special registers, addresses of variables.
@@ -89,7 +89,7 @@ Space effective(Warp& w, const Op& op, const Arg& a) {
 
 // The address operand's value for all 32 lanes (Warp::address).
 [[gnu::always_inline]] inline void lane_addresses(const Warp& w, const Arg& a, uint64_t (&addr)[32]) {
-  if (a.reg == lower::kNoReg) {
+  if (a.reg == program::kNoReg) {
     for (int l = 0; l < 32; ++l) addr[l] = a.imm;
   } else {
     const uint64_t* r = &w.regs[size_t{a.reg} * 32];
@@ -137,7 +137,7 @@ struct Load {
         if constexpr (std::is_signed_v<T>) return Warp::to_bits(int64_t{v});
         else return Warp::to_bits(v);
       };
-      if (a.reg == lower::kNoReg && !kStrong && s != Space::Local && s != Space::Generic) {
+      if (a.reg == program::kNoReg && !kStrong && s != Space::Local && s != Space::Generic) {
         // A constant address in a space all lanes share: one access, which faults (if it does)
         // as the first lane's would, gives every lane its value.
         uint64_t v = extend(read<T, false>(w.access(s, a.imm, sizeof(T), std::countr_zero(m))));
@@ -354,7 +354,7 @@ bool select_createpolicy(const isa::Bound& b, Op& op, std::string&) {
 
 }  // namespace
 
-void register_data(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["mov §9.7.9.3"] = select_mov;
   r["mov §9.7.9.4"] = select_mov;
   r["ld §9.7.9.8"] = select_memory<Ld, LdStrong>;
@@ -383,6 +383,6 @@ void register_data(Registry& r) {
     return true;
   };
   r["cvta §9.7.9.20"] = select_cvta;
-}
+});
 
 }  // namespace ptxvm::sem

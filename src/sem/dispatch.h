@@ -5,7 +5,7 @@
 #include <string>
 
 #include "isa/match.h"
-#include "lower/program.h"
+#include "program/program.h"
 
 namespace ptxvm::sem {
 
@@ -17,7 +17,7 @@ inline std::string axis(const isa::Bound& b, std::string_view name) {
 
 // H<T>::run for the integer type named by `type` (".u32", ".s64", ".b16", ...), or null.
 template <template <typename> class H>
-lower::Handler by_int_type(const std::string& type) {
+program::Handler by_int_type(const std::string& type) {
   if (type == ".u8" || type == ".b8") return &H<uint8_t>::run;
   if (type == ".s8") return &H<int8_t>::run;
   if (type == ".u16" || type == ".b16") return &H<uint16_t>::run;
@@ -31,7 +31,7 @@ lower::Handler by_int_type(const std::string& type) {
 
 // H<T>::run for the 16- and 32-bit integer types (forms that widen their result).
 template <template <typename> class H>
-lower::Handler by_narrow_int_type(const std::string& type) {
+program::Handler by_narrow_int_type(const std::string& type) {
   if (type == ".u16") return &H<uint16_t>::run;
   if (type == ".s16") return &H<int16_t>::run;
   if (type == ".u32") return &H<uint32_t>::run;
@@ -41,7 +41,7 @@ lower::Handler by_narrow_int_type(const std::string& type) {
 
 // H<T>::run for the bit-size types and f32/f64 (mov, selp, ld, st move bits).
 template <template <typename> class H>
-lower::Handler by_bits(const std::string& type) {
+program::Handler by_bits(const std::string& type) {
   if (type == ".pred") return nullptr;
   if (type == ".f32") return &H<uint32_t>::run;
   if (type == ".f64") return &H<uint64_t>::run;

@@ -9,14 +9,14 @@
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 
 bool carry_in(const Warp& w, int lane) { return (w.carry >> lane) & 1u; }
 void set_carry(Warp& w, int lane, bool cf) {
@@ -81,12 +81,12 @@ struct Mad {
   };
 };
 
-lower::Handler by_type(const std::string& t, lower::Handler u32, lower::Handler s32, lower::Handler u64,
-                       lower::Handler s64) {
+program::Handler by_type(const std::string& t, program::Handler u32, program::Handler s32, program::Handler u64,
+                       program::Handler s64) {
   return t == ".u32" ? u32 : t == ".s32" ? s32 : t == ".u64" ? u64 : t == ".s64" ? s64 : nullptr;
 }
 template <template <typename> class H>
-lower::Handler typed(const std::string& t) {
+program::Handler typed(const std::string& t) {
   return by_type(t, &H<uint32_t>::run, &H<int32_t>::run, &H<uint64_t>::run, &H<int64_t>::run);
 }
 
@@ -109,13 +109,13 @@ bool select_mad(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_extended(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["add.cc §9.7.2.1"] = select_add_sub<false, false>;
   r["addc §9.7.2.2"] = select_add_sub<false, true>;
   r["sub.cc §9.7.2.3"] = select_add_sub<true, false>;
   r["subc §9.7.2.4"] = select_add_sub<true, true>;
   r["mad.cc §9.7.2.5"] = select_mad<false>;
   r["madc §9.7.2.6"] = select_mad<true>;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -17,7 +17,7 @@
 #include "numeric/sfu.h"
 #include "sem/dispatch.h"
 #include "sem/fp.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace fp {
@@ -294,7 +294,7 @@ namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 using numeric::Format;
 using numeric::kF32;
 using numeric::kF64;
@@ -575,8 +575,8 @@ void fma_lanes(const float (&a)[32], const float (&b)[32], const float (&c)[32],
 template <fp::Kind K>
 void host_f32(Warp& w, const Op& op, uint32_t mask) {
   if constexpr (K == fp::Kind::Fma) {
-    const lower::Arg& d = op.args[0];
-    if (mask == ~0u && d.kind == lower::ArgKind::Reg && exec::plain(op.args[1]) && exec::plain(op.args[2]) &&
+    const program::Arg& d = op.args[0];
+    if (mask == ~0u && d.kind == program::ArgKind::Reg && exec::plain(op.args[1]) && exec::plain(op.args[2]) &&
         exec::plain(op.args[3])) {  // Warp::lanewise's fast case, through fma_lanes
       float a[32], b[32], c[32];
       w.gather(op.args[1], a);
@@ -693,7 +693,7 @@ bool select_minmax(const isa::Bound& b, Op& op, std::string& why) {
   return op.fn || unsupported(why, t);
 }
 
-template <lower::Handler H>
+template <program::Handler H>
 bool fixed(const isa::Bound&, Op& op, std::string&) {
   op.fn = H;
   return true;
@@ -701,7 +701,7 @@ bool fixed(const isa::Bound&, Op& op, std::string&) {
 
 }  // namespace
 
-void register_float(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["add §9.7.3.3"] = select_arith<fp::Kind::Add>;
   r["sub §9.7.3.4"] = select_arith<fp::Kind::Sub>;
   r["mul §9.7.3.5"] = select_arith<fp::Kind::Mul>;
@@ -722,6 +722,6 @@ void register_float(Registry& r) {
   r["lg2 §9.7.3.20"] = select_unary_approx<Fn::Lg2>;
   r["ex2 §9.7.3.21"] = select_unary_approx<Fn::Ex2>;
   r["tanh §9.7.3.22"] = select_unary_approx<Fn::Tanh>;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -11,7 +11,7 @@
 #include "numeric/sfu.h"
 #include "sem/dispatch.h"
 #include "sem/fp.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 
@@ -19,7 +19,7 @@ namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 using numeric::Format;
 using numeric::kBF16;
 using numeric::kF16;
@@ -144,7 +144,7 @@ uint64_t flag_bits(const isa::Bound& b) {
 
 // H<format, lanes> for the four half types.
 template <template <const Format&, int> class H>
-lower::Handler by_half_type(const std::string& t) {
+program::Handler by_half_type(const std::string& t) {
   if (t == ".f16") return &H<kF16, 1>::run;
   if (t == ".f16x2") return &H<kF16, 2>::run;
   if (t == ".bf16") return &H<kBF16, 1>::run;
@@ -206,7 +206,7 @@ bool select_mixed(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_half(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["add §9.7.4.1"] = pick<Arith<kAdd>::H>;
   r["sub §9.7.4.2"] = pick<Arith<kSub>::H>;
   r["mul §9.7.4.3"] = pick<Arith<kMul>::H>;
@@ -220,6 +220,6 @@ void register_half(Registry& r) {
   r["add §9.7.5.1"] = select_mixed<kAdd>;
   r["sub §9.7.5.2"] = select_mixed<kSub>;
   r["fma §9.7.5.3"] = select_mixed<kFma>;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -5,14 +5,14 @@
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 
 // Wrapping arithmetic in the unsigned type of T (signed overflow wraps, as on the GPU).
 template <typename T>
@@ -432,7 +432,7 @@ bool select_mad(const isa::Bound& b, Op& op, std::string& why) {
   return op.fn || unsupported(why, mode + t);
 }
 template <template <typename> class H>
-lower::Handler by_32(const std::string& t) {
+program::Handler by_32(const std::string& t) {
   return t == ".u32" ? &H<uint32_t>::run : t == ".s32" ? &H<int32_t>::run : nullptr;
 }
 bool select_mul24(const isa::Bound& b, Op& op, std::string& why) {
@@ -507,7 +507,7 @@ bool select_dp2a(const isa::Bound& b, Op& op, std::string&) {
 
 }  // namespace
 
-void register_integer(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["add §9.7.1.1"] = select_add_sub<false>;
   r["sub §9.7.1.2"] = select_add_sub<true>;
   r["mul §9.7.1.3"] = select_mul;
@@ -532,6 +532,6 @@ void register_integer(Registry& r) {
   r["bmsk §9.7.1.22"] = select_bmsk;
   r["dp4a §9.7.1.23"] = select_dp4a;
   r["dp2a §9.7.1.24"] = select_dp2a;
-}
+});
 
 }  // namespace ptxvm::sem

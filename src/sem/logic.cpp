@@ -4,14 +4,14 @@
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 
 // ---- and, or, xor, not, cnot (§9.7.8.1-5) ----
 enum class Bool { And, Or, Xor };
@@ -69,8 +69,8 @@ void lop3(Warp& w, const Op& op, uint32_t m) {
 // args[0] is the pair d|p (d may be the sink `_`); args[5] is q.
 template <Bool B>
 void lop3_bool(Warp& w, const Op& op, uint32_t m) {
-  const lower::Arg& d = op.args[0].elems[0];
-  const lower::Arg& p = op.args[0].elems[1];
+  const program::Arg& d = op.args[0].elems[0];
+  const program::Arg& p = op.args[0].elems[1];
   for_lanes(m, [&](int l) {
     uint32_t r = lut3(static_cast<uint32_t>(op.aux), w.get<uint32_t>(op.args[1], l), w.get<uint32_t>(op.args[2], l),
                       w.get<uint32_t>(op.args[3], l));
@@ -97,7 +97,7 @@ void shf(Warp& w, const Op& op, uint32_t m) {
 // same for every lane, so that the loop shifts all lanes by one count (which vectorises).
 template <typename Shift>
 void shift(Warp& w, const Op& op, uint32_t m) {
-  if (op.args[2].kind == lower::ArgKind::Imm) {
+  if (op.args[2].kind == program::ArgKind::Imm) {
     const auto n = static_cast<uint32_t>(op.args[2].imm);
     return w.lanewise<uint64_t>(m, op.args[0], [n](uint64_t x) { return Shift::of(x, n); }, op.args[1]);
   }
@@ -169,14 +169,14 @@ bool select_int(const isa::Bound& b, Op& op, std::string& why) {
   return op.fn || unsupported(why, axis(b, "type"));
 }
 bool select_lop3(const isa::Bound& b, Op& op, std::string& why) {
-  if (op.args.size() < 5 || op.args[4].kind != lower::ArgKind::Imm) return unsupported(why, "immLut must be an immediate");
+  if (op.args.size() < 5 || op.args[4].kind != program::ArgKind::Imm) return unsupported(why, "immLut must be an immediate");
   op.aux = op.args[4].imm & 0xff;
   if (!b.value("boolop")) {
-    if (op.args[0].kind == lower::ArgKind::Vector) return unsupported(why, "d|p needs .or or .and");
+    if (op.args[0].kind == program::ArgKind::Vector) return unsupported(why, "d|p needs .or or .and");
     op.fn = &lop3;
     return true;
   }
-  if (op.args[0].kind != lower::ArgKind::Vector || op.args[0].elems.size() != 2 || op.args.size() != 6)
+  if (op.args[0].kind != program::ArgKind::Vector || op.args[0].elems.size() != 2 || op.args.size() != 6)
     return unsupported(why, "lop3.BoolOp needs d|p and q");
   op.fn = b.is("boolop", ".and") ? &lop3_bool<Bool::And> : &lop3_bool<Bool::Or>;
   return true;
@@ -200,7 +200,7 @@ bool select_prmt(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_logic(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["and §9.7.8.1"] = select_logic<Bool::And>;
   r["or §9.7.8.2"] = select_logic<Bool::Or>;
   r["xor §9.7.8.3"] = select_logic<Bool::Xor>;
@@ -211,6 +211,6 @@ void register_logic(Registry& r) {
   r["shl §9.7.8.8"] = select_int<Shl>;
   r["shr §9.7.8.9"] = select_int<Shr>;
   r["prmt §9.7.9.7"] = select_prmt;
-}
+});
 
 }  // namespace ptxvm::sem

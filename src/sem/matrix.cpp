@@ -22,15 +22,15 @@
 #include "mma/arith.h"
 #include "mma/layout.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::for_lanes;
 using exec::Warp;
-using lower::Arg;
-using lower::Op;
+using program::Arg;
+using program::Op;
 using mem::GuestFault;
 using mem::Space;
 using mma::Frag;
@@ -199,7 +199,7 @@ void scatter(Warp& w, const Arg& v, const Layout& l, const uint32_t* index, cons
       for (unsigned lane = 0; lane < 32; ++lane) bits[lane] |= (m[at[lane]] & mask) << (j * width);
     }
     const Arg& e = v.elems[r];
-    if (e.kind == lower::ArgKind::Reg) std::copy_n(bits, 32, &w.slot(e.reg, 0));
+    if (e.kind == program::ArgKind::Reg) std::copy_n(bits, 32, &w.slot(e.reg, 0));
     else for (int lane = 0; lane < 32; ++lane) w.set<uint64_t>(e, lane, bits[lane]);
   }
 }
@@ -339,7 +339,7 @@ void product(Warp& w, const Op& op, uint32_t mk) {
 
 // The value of operand `a` (a register, or a brace list of one) in `lane`.
 uint32_t word(Warp& w, const Arg& a, int lane) {
-  return w.get<uint32_t>(a.kind == lower::ArgKind::Vector ? a.elems[0] : a, lane);
+  return w.get<uint32_t>(a.kind == program::ArgKind::Vector ? a.elems[0] : a, lane);
 }
 
 // §9.7.14.3 Table 36: the valid byte-id (of A or B) for a .scale_vec, and thread-id-a / -b.
@@ -455,7 +455,7 @@ bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
     for (size_t operand : {sel_a, sel_a + 2})
       for (size_t e = 0; e < 2; ++e) {
         const Arg& x = op.args[operand].elems[e];
-        if (x.kind == lower::ArgKind::Imm &&
+        if (x.kind == program::ArgKind::Imm &&
             !(e == 0 ? byte_id_valid(p.scale_vec, x.imm) : thread_id_valid(operand == sel_a, x.imm)))
           return unsupported(why, std::string(e == 0 ? "byte-id" : "thread-id") + "-" +
                                       (operand == sel_a ? "a" : "b") + " " + std::to_string(x.imm) +
@@ -771,7 +771,7 @@ bool select_ld_st_matrix(const isa::Bound& b, Op& op, std::string& why, bool sto
 
 } // namespace
 
-void register_matrix(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["mma §9.7.14.5.14"] = select_mma;
   r["wmma.mma §9.7.14.4.5"] = select_wmma_mma;
   r["wmma.load §9.7.14.4.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
@@ -792,6 +792,6 @@ void register_matrix(Registry& r) {
     op.fn = &movmatrix;
     return true;
   };
-}
+});
 
 } // namespace ptxvm::sem

@@ -15,14 +15,14 @@
 
 #include "exec/engine.h"
 #include "exec/warp.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
-using lower::Arg;
-using lower::Op;
+using program::Arg;
+using program::Op;
 using mem::GuestFault;
 using mem::Space;
 
@@ -235,7 +235,7 @@ bool space(const isa::Bound& b, Op& op, std::string& why) {
   return true;
 }
 
-template <lower::Handler H, uint64_t kAux = 0>
+template <program::Handler H, uint64_t kAux = 0>
 bool select(const isa::Bound& b, Op& op, std::string& why) {
   if (!space(b, op, why)) return false;
   op.fn = H;
@@ -247,7 +247,7 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_mbarrier(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["mbarrier.init §9.7.13.15.9"] = select<&init>;
   r["mbarrier.inval §9.7.13.15.10"] = select<&inval>;
   r["mbarrier.expect_tx §9.7.13.15.11"] = select<&tx<+1>>;
@@ -263,6 +263,6 @@ void register_mbarrier(Registry& r) {
     op.fn = &pending_count;
     return true;
   };
-}
+});
 
 }  // namespace ptxvm::sem

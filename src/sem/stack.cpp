@@ -13,14 +13,14 @@
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 using mem::GuestFault;
 
 // The most local memory (frames and stack) a thread may have: alloca beyond it faults as a
@@ -74,14 +74,14 @@ void alloca_op(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-template <lower::Handler H32, lower::Handler H64>
-lower::Handler by_size(const isa::Bound& b) {
+template <program::Handler H32, program::Handler H64>
+program::Handler by_size(const isa::Bound& b) {
   return axis(b, "type") == ".u32" ? H32 : H64;
 }
 
 }  // namespace
 
-void register_stack(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["stacksave §9.7.17.1"] = [](const isa::Bound& b, Op& op, std::string&) {
     op.fn = by_size<&stacksave<uint32_t>, &stacksave<uint64_t>>(b);
     return true;
@@ -93,9 +93,9 @@ void register_stack(Registry& r) {
   r["alloca §9.7.17.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
     uint64_t align = kFrameAlign;
     if (op.args.size() > 2) {
-      const lower::Arg& a = op.args[2];
+      const program::Arg& a = op.args[2];
       // immAlign: a power of two no larger than 2^23.
-      if (a.kind != lower::ArgKind::Imm || a.imm == 0 || (a.imm & (a.imm - 1)) || a.imm > (uint64_t{1} << 23))
+      if (a.kind != program::ArgKind::Imm || a.imm == 0 || (a.imm & (a.imm - 1)) || a.imm > (uint64_t{1} << 23))
         return unsupported(why, "immAlign must be a power of two constant up to 2^23");
       align = std::max(align, a.imm);
     }
@@ -103,6 +103,6 @@ void register_stack(Registry& r) {
     op.fn = by_size<&alloca_op<uint32_t>, &alloca_op<uint64_t>>(b);
     return true;
   };
-}
+});
 
 }  // namespace ptxvm::sem

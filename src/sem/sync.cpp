@@ -8,14 +8,14 @@
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Op;
+using program::Op;
 using mem::GuestFault;
 
 // op.aux flags of the barrier handler.
@@ -72,7 +72,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
       b.red_count = b.red_arrived = 0;
       b.red_waiting.assign(w.cta->warps.size(), 0);
     }
-    const lower::Arg& p = op.args.back();
+    const program::Arg& p = op.args.back();
     for_lanes(m, [&](int l) { b.red_count += w.pred(p, l) ? 1 : 0; });
     b.red_arrived += exec::lane_count(m);
     b.red_waiting[w.index] |= m;
@@ -114,7 +114,7 @@ void brkpt(Warp& w, const Op&, uint32_t m) {
                    "brkpt executed: breakpoint with no debugger attached (§9.7.19.1)"};
 }
 
-template <lower::Handler H, uint64_t kAux = 0>
+template <program::Handler H, uint64_t kAux = 0>
 bool plain(const isa::Bound&, Op& op, std::string&) {
   op.fn = H;
   op.aux = kAux;
@@ -131,7 +131,7 @@ bool select_bar_red(const isa::Bound& b, Op& op, std::string&) {
 
 }  // namespace
 
-void register_sync(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["bar.sync §9.7.13.1"] = plain<&barrier>;
   r["barrier.sync §9.7.13.1"] = plain<&barrier>;
   r["bar.arrive §9.7.13.1"] = plain<&barrier, kArrive>;
@@ -146,6 +146,6 @@ void register_sync(Registry& r) {
   r["pmevent §9.7.19.3"] = plain<&nothing>;
   r["griddepcontrol §9.7.13.13"] = plain<&nothing>;
   r["trap §9.7.19.4"] = plain<&trap>;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -16,15 +16,15 @@
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Arg;
-using lower::Op;
+using program::Arg;
+using program::Op;
 
 __extension__ typedef __int128 int128;
 
@@ -249,7 +249,7 @@ struct Selector {
 };
 Selector selector_of(const Arg& a) {
   Selector s;
-  if (a.kind != lower::ArgKind::Reg || !(a.component & 0x80)) return s;
+  if (a.kind != program::ArgKind::Reg || !(a.component & 0x80)) return s;
   s.present = true;
   s.half = a.component & 0x40;
   s.count = a.component & 0x0f;
@@ -379,7 +379,7 @@ bool select_simd(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_video(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["vadd §9.7.18.1.1"] = select_scalar<V::Add>;
   r["vsub §9.7.18.1.1"] = select_scalar<V::Sub>;
   r["vabsdiff §9.7.18.1.1"] = select_scalar<V::Absdiff>;
@@ -403,6 +403,6 @@ void register_video(Registry& r) {
   r["vmin4 §9.7.18.2.3"] = select_simd<V::Min, 4>;
   r["vmax4 §9.7.18.2.3"] = select_simd<V::Max, 4>;
   r["vset4 §9.7.18.2.4"] = select_simd<V::Set, 4>;
-}
+});
 
 }  // namespace ptxvm::sem

@@ -19,16 +19,16 @@
 
 #include "exec/warp.h"
 #include "sem/dispatch.h"
-#include "sem/registry.h"
+#include "program/registry.h"
 
 namespace ptxvm::sem {
 namespace {
 
 using exec::Warp;
 using exec::for_lanes;
-using lower::Arg;
-using lower::ArgKind;
-using lower::Op;
+using program::Arg;
+using program::ArgKind;
+using program::Op;
 using mem::GuestFault;
 
 std::string hex(uint32_t v) {
@@ -53,7 +53,7 @@ bool collective(const Op& o) {
 bool same_kind(const Op& a, const Op& b) { return a.fn == b.fn && a.aux == b.aux && a.aux2 == b.aux2; }
 
 bool guard_true(const Warp& w, const Op& o, int l) {
-  return o.guard == lower::kNoReg || (((w.preds[o.guard] >> l) & 1u) != 0) != o.guard_negated;
+  return o.guard == program::kNoReg || (((w.preds[o.guard] >> l) & 1u) != 0) != o.guard_negated;
 }
 
 // The lanes that execute one rendezvous, each at its own instruction with its own membermask
@@ -314,7 +314,7 @@ void elect(Warp& w, const Op& op, uint32_t m) {
 }
 
 template <bool kMax>
-lower::Handler redux_f32_for(bool abs, bool nan) {
+program::Handler redux_f32_for(bool abs, bool nan) {
   if (abs) return nan ? &redux_f32<kMax, true, true> : &redux_f32<kMax, true, false>;
   return nan ? &redux_f32<kMax, false, true> : &redux_f32<kMax, false, false>;
 }
@@ -338,7 +338,7 @@ bool select_redux(const isa::Bound& b, Op& op, std::string& why) {
 
 }  // namespace
 
-void register_warp(Registry& r) {
+const program::Registration registered([](program::Registry& r) {
   r["bar.warp.sync §9.7.13.2"] = [](const isa::Bound&, Op& op, std::string&) {
     op.fn = &bar_warp_sync;
     return true;
@@ -369,6 +369,6 @@ void register_warp(Registry& r) {
     op.fn = &elect;
     return true;
   };
-}
+});
 
 }  // namespace ptxvm::sem

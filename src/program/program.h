@@ -1,5 +1,6 @@
 // The executable form of a module: flat decoded ops with resolved operands and a handler chosen
-// per (family, qualifiers) at load time (DESIGN.md: the wasm3 lesson). Produced by lower.cpp.
+// per (family, qualifiers) at load time (DESIGN.md: the wasm3 lesson). Lowering (src/lower)
+// writes it; the engine (src/exec) and the semantics (src/sem, src/units) read it.
 #pragma once
 
 #include <cstdint>
@@ -10,13 +11,14 @@
 #include <vector>
 
 #include "isa/family.h"
+#include "isa/special_registers.h"
 #include "mem/memory.h"
 
 namespace ptxvm::exec {
 class Warp;
 }
 
-namespace ptxvm::lower {
+namespace ptxvm::program {
 
 inline constexpr uint32_t kNoReg = UINT32_MAX;
 
@@ -25,20 +27,12 @@ enum class ArgKind : uint8_t {
   Reg,      // `reg`: a 64-bit slot per lane
   Pred,     // `reg`: a predicate register (bit per lane); `negated` for !p
   Imm,      // `imm`: bits already in the operand's type
-  Special,  // `reg`: SpecialReg id, `component` 0..3 for .x .y .z .w
+  Special,  // `reg`: isa::SpecialReg id, `component` 0..3 for .x .y .z .w
   Address,  // [`reg` + `imm`] in `space`; `reg` is kNoReg for a constant address
   Vector,   // `elems`
   Sink,     // _
   Target,   // `reg`: op index of a label
   Function, // `reg`: function index (call targets, function addresses)
-};
-
-enum class SpecialReg : uint8_t {
-  Tid, Ntid, Laneid, Warpid, Nwarpid, Ctaid, Nctaid, Smid, Nsmid, Gridid, LanemaskEq, LanemaskLe,
-  LanemaskLt, LanemaskGe, LanemaskGt, Clock, ClockHi, Clock64, Globaltimer, GlobaltimerLo,
-  GlobaltimerHi, DynamicSmemSize, TotalSmemSize, AggrSmemSize, Envreg, Pm, Pm64, IsExplicitCluster,
-  Clusterid, Nclusterid, ClusterCtaid, ClusterNctaid, ClusterCtarank, ClusterNctarank,
-  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, CurrentGraphExec,
 };
 
 struct Arg {
@@ -117,4 +111,4 @@ struct Program {
   }
 };
 
-}  // namespace ptxvm::lower
+}  // namespace ptxvm::program
