@@ -50,8 +50,8 @@ public:
 
 private:
   static bool done(const Warp& w) { return (w.alive & ~w.exited) == 0; }
-  // The lanes that may run: alive, not exited, not parked at a barrier or a .sync op.
-  static uint32_t runnable_lanes(const Warp& w) { return w.alive & ~w.exited & ~w.barrier_waiting & ~w.sync_waiting; }
+  // The lanes that may run: alive, not exited, not parked by a unit or at a .sync op.
+  static uint32_t runnable_lanes(const Warp& w) { return w.alive & ~w.exited & ~w.parked & ~w.sync_waiting; }
 
   // Runs one slice of `w`; false when no lane could move.
   bool run_warp(Warp& w) {
@@ -209,11 +209,11 @@ private:
     std::string detail = "no thread of the CTA can make progress:";
     for (const Warp& w : cta_.warps) {
       if (done(w)) continue;
-      uint32_t lanes = w.alive & ~w.exited;
-      int lane = std::countr_zero(lanes);
+      const uint32_t lanes = w.alive & ~w.exited;
+      const int lane = std::countr_zero(w.parked ? w.parked : lanes);  // a parked lane says why
       detail += " warp " + std::to_string(w.index) + " (" + std::to_string(std::popcount(lanes)) +
-                " threads) waits at line " + std::to_string(launch_.program->ops[w.pc[lane] - (w.barrier_waiting ? 1 : 0)].line) +
-                (w.barrier_waiting ? " in a barrier;" : (w.sync_waiting ? " in a .sync warp operation;" : ";"));
+                " threads) waits at line " + std::to_string(launch_.program->ops[w.pc[lane]].line) +
+                (w.parked ? cta_.units.waiting(w, lane) : w.sync_waiting ? " in a .sync warp operation" : "") + ";";
     }
     throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0, detail};
   }
@@ -246,17 +246,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   cta.locals_empty = !p.local_bytes;
   uint32_t nwarps = (cta.threads + 31) / 32;
   cta.warps.resize(nwarps);
-  for (auto& b : cta.barriers) {  // a fresh Barrier, reusing the vectors of a reused Cta
-    if (!cta.barriers_used) break;  // none changed since they were fresh
-    std::vector<uint32_t> waiting = std::move(b.waiting), red_waiting = std::move(b.red_waiting);
-    waiting.assign(nwarps, 0);
-    red_waiting.clear();
-    b = Barrier{};
-    b.waiting = std::move(waiting);
-    b.red_waiting = std::move(red_waiting);
-  }
-  cta.barriers_used = false;
-  cta.mbarriers.clear();
+  if (!cta.units.empty()) cta.units.clear();
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
     std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers
@@ -391,22 +381,6 @@ Dim3 unlinear(uint64_t i, Dim3 d) {
 }
 
 }  // namespace
-
-void release_barriers(Cta& cta) {
-  if (!cta.barriers_used) return;  // no thread arrived at any barrier
-  uint32_t live = cta.threads - cta.exited_threads;
-  for (Barrier& b : cta.barriers) {
-    if (b.arrived == 0) continue;
-    uint32_t need = b.expected ? b.expected : live;
-    if (b.arrived < need) continue;
-    for (size_t w = 0; w < cta.warps.size(); ++w) {
-      cta.warps[w].barrier_waiting &= ~b.waiting[w];
-      b.waiting[w] = 0;
-    }
-    b.arrived = 0;
-    b.expected = 0;
-  }
-}
 
 std::string FaultReport::render(const std::string& source_name) const {
   return "ptxvm: kernel '" + kernel + "' stopped: " + message + "\n  at " + source_name + ":" +

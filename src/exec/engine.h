@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/unit.h"
 #include "exec/warp.h"
 #include "program/program.h"
 #include "mem/memory.h"
@@ -52,17 +53,6 @@ struct Launch {
   mma::Model tensor_model = mma::Model::Sm90;  // floating-point mma/wmma arithmetic (src/mma)
 };
 
-struct Barrier {
-  uint32_t arrived = 0;
-  uint32_t expected = 0;             // 0: every thread of the CTA that has not exited
-  std::vector<uint32_t> waiting;     // per warp: lanes parked here
-  // bar.red (sem/sync.cpp): this generation's reduction so far, and per warp the lanes parked
-  // at a bar.red whose destination receives it.
-  uint32_t red_count = 0;            // threads whose predicate is true
-  uint32_t red_arrived = 0;          // threads that arrived at a bar.red
-  std::vector<uint32_t> red_waiting = {};
-};
-
 struct Cta {
   Dim3 id;
   const Launch* launch = nullptr;
@@ -70,12 +60,14 @@ struct Cta {
   std::vector<mem::Buffer> local;  // per thread
   bool locals_empty = false;       // every buffer of `local` is empty (alloca clears it)
   std::vector<Warp> warps;
-  std::array<Barrier, 16> barriers;
-  bool barriers_used = true;       // a barrier op ran since `barriers` were fresh (sem/sync.cpp)
-  std::vector<uint32_t> mbarriers; // shared offsets holding a valid mbarrier object (sem/mbarrier.cpp)
+  Units units;                     // the state of the units this CTA used (exec/unit.h)
   uint32_t threads = 0;
   uint32_t exited_threads = 0;
   unsigned host_thread = 0;
+
+  // Unit U's state in this CTA, built on first use.
+  template <typename U>
+  U& unit() { return units.get<U>(*this); }
 };
 
 // Host bytes one resident CTA of `launch` takes: registers, shared and local memory.
@@ -83,8 +75,5 @@ uint64_t cta_footprint(const Launch& launch);
 
 // Runs the whole grid; returns the first fault, if any.
 std::optional<FaultReport> run(Launch& launch);
-
-// Releases every barrier that the CTA's arrivals (and exits) have completed.
-void release_barriers(Cta& cta);
 
 }  // namespace ptxvm::exec

@@ -194,13 +194,4 @@ uint64_t Warp::value_of(const program::Arg& a, int lane) {
   }
 }
 
-void AsyncCopies::complete(uint32_t lanes, uint32_t group) {
-  size_t kept = 0;
-  for (const Copy& c : pending) {
-    if (((lanes >> c.lane) & 1u) && c.group < group) std::memcpy(c.dst, c.data, c.size);
-    else pending[kept++] = c;
-  }
-  pending.resize(kept);
-}
-
 }  // namespace ptxvm::exec

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <utility>
 #include <vector>
 
@@ -71,24 +70,6 @@ struct CallFrame {
   uint64_t stack_pointer = 0;         // the thread's alloca stack pointer at the call (sem/stack.cpp)
 };
 
-// The cp.async copies (§9.7.9.25.3) a warp's lanes issued and that have not completed, and how
-// many cp.async-groups each lane committed (sem/async_copy.cpp). A copy's source was read when it
-// was issued; its bytes reach shared memory when a wait completes its group.
-struct AsyncCopies {
-  struct Copy {
-    uint32_t group;      // the lane's group count when issued: the group a later commit closes
-    uint8_t lane, size;  // cp-size bytes, zero-filled past src-size
-    uint8_t* dst;
-    uint8_t data[16];
-  };
-  std::vector<Copy> pending;       // in issue order
-  std::array<uint32_t, 32> committed{};
-
-  // Completes the copies of the lanes of `lanes` whose group is below `group` (all of them for
-  // UINT32_MAX): their bytes reach shared memory, in issue order.
-  void complete(uint32_t lanes, uint32_t group);
-};
-
 class Warp {
 public:
   Cta* cta = nullptr;
@@ -98,8 +79,8 @@ public:
   uint32_t first_thread = 0;  // linear thread index of lane 0
   uint32_t alive = 0;       // lanes that are threads of the CTA
   uint32_t exited = 0;      // lanes that executed exit/ret from the kernel
-  uint32_t sync_waiting = 0;  // lanes parked at a .sync warp operation
-  uint32_t barrier_waiting = 0;  // lanes parked at a CTA barrier
+  uint32_t sync_waiting = 0;  // lanes parked at a .sync warp operation (retried when others move)
+  uint32_t parked = 0;      // lanes parked by a unit until it wakes them (park, wake)
   uint32_t carry = 0;       // CC.CF per lane (§9.7.2): add.cc/sub.cc/mad.cc write it, addc/subc/madc read it
   std::array<uint32_t, 32> pc{};
   std::vector<uint64_t> regs;   // [slot * 32 + lane]
@@ -107,8 +88,6 @@ public:
   // Per lane, the calls it is in (sem/control.cpp); empty until the warp's first call, so that
   // a fresh Warp is cheap to set up.
   std::vector<std::vector<CallFrame>> frames;
-  // Null until the warp's first cp.async, likewise.
-  std::unique_ptr<AsyncCopies> async_copies;
   uint32_t current_pc = 0;      // the op being executed
   uint64_t steps = 0;
   int fault_lane = -1;          // the lane whose access faulted
@@ -124,6 +103,20 @@ public:
   uint64_t param_size = 0;
   // Scheduler fairness window (engine.cpp): lanes that ran lately, lanes owed a turn.
   uint32_t recent = 0, favored = 0, streak = 0;
+
+  // ---- waiting on a unit (exec/unit.h) ----
+  // Parks `lanes` at the op being executed, until the unit whose condition they wait on (a
+  // barrier, a rendezvous) wakes them.
+  void park(uint32_t lanes) {
+    parked |= lanes;
+    for_lanes(lanes, [&](int l) { pc[l] = current_pc; });
+  }
+  // Wakes parked lanes: they go on after the op they parked at.
+  void wake(uint32_t lanes) {
+    lanes &= parked;
+    parked &= ~lanes;
+    for_lanes(lanes, [&](int l) { pc[l] += 1; });
+  }
 
   // ---- registers ----
   uint64_t& slot(uint32_t reg, int lane) { return regs[size_t{reg} * 32 + static_cast<size_t>(lane)]; }

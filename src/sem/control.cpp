@@ -45,10 +45,9 @@ void brx_idx(Warp& w, const Op& op, uint32_t m) {
 }
 
 void exit_lanes(Warp& w, uint32_t m) {
-  if (w.async_copies) w.async_copies->complete(m, UINT32_MAX);  // §9.7.9.25.3: they still land
   w.exited |= m;
   w.cta->exited_threads += exec::lane_count(m);
-  exec::release_barriers(*w.cta);
+  w.cta->units.exited(w, m);  // their async operations land; barriers count them as arrived
 }
 
 void exit_op(Warp& w, const Op&, uint32_t m) { exit_lanes(w, m); }

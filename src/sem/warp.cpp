@@ -100,7 +100,7 @@ bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
     if (!missing) break;
     uint32_t joined = 0;
     for_lanes(missing, [&](int l) {
-      if ((w.barrier_waiting >> l) & 1u) return;
+      if ((w.parked >> l) & 1u) return;
       const Op& other = w.program->ops[w.pc[l]];
       if (!collective(other) || !guard_true(w, other, l)) return;
       uint32_t mask = own_mask(w, other, l);

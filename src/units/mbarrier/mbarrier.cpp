@@ -4,7 +4,7 @@
 //
 // The object is the 8 bytes at its shared-memory address, in an encoding of ptxvm's own (the
 // ISA calls it opaque, §9.7.13.15.2): the pending and expected arrival counts, the tx-count and
-// the phase. Which addresses hold a valid object is kept beside them (exec::Cta::mbarriers), so
+// the phase. Which addresses hold a valid object is kept beside them (the unit's state), so
 // that an operation on memory that holds none, a second init, a count out of range or a
 // .noComplete arrive that completes the phase stops the kernel as the undefined behaviour it is.
 // An mbarrier lives in its CTA's shared memory and a CTA runs on one host thread, so its updates
@@ -12,12 +12,15 @@
 // kernel's wait loop simply runs again, and other warps move meanwhile.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "exec/engine.h"
+#include "exec/unit.h"
 #include "exec/warp.h"
 #include "program/registry.h"
+#include "units/cp_async/cp_async.h"
 
-namespace ptxvm::sem {
+namespace ptxvm::units {
 namespace {
 
 using exec::Warp;
@@ -70,9 +73,15 @@ Object object(Warp& w, const Op& op, const Arg& a, int l) {
   return {static_cast<uint32_t>(offset), w.access(Space::Shared, offset, 8, l)};
 }
 
-bool valid(const Warp& w, uint32_t offset) {
-  const auto& v = w.cta->mbarriers;
-  return std::find(v.begin(), v.end(), offset) != v.end();
+// The unit's state in one CTA: the shared-memory offsets that hold a valid object.
+struct Objects : exec::Unit {
+  explicit Objects(exec::Cta&) {}
+  std::vector<uint32_t> valid;
+};
+
+bool valid(Warp& w, uint32_t offset) {
+  const Objects* o = w.cta->units.find<Objects>();
+  return o && std::find(o->valid.begin(), o->valid.end(), offset) != o->valid.end();
 }
 
 // The valid object of lane l's address operand, decoded.
@@ -126,7 +135,7 @@ void init(Warp& w, const Op& op, uint32_t m) {
     const int64_t count = w.get<uint32_t>(op.args[1], l);
     check_range(w, op, l, o, count, 1, "expected arrival count");
     store(o, {count, count, 0, 0});
-    w.cta->mbarriers.push_back(o.offset);
+    w.cta->unit<Objects>().valid.push_back(o.offset);
   });
 }
 
@@ -135,7 +144,7 @@ void inval(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Object o;
     load(w, op, op.args[0], l, o);
-    auto& v = w.cta->mbarriers;
+    auto& v = w.cta->unit<Objects>().valid;
     v.erase(std::find(v.begin(), v.end(), o.offset));
   });
 }
@@ -187,7 +196,7 @@ void cp_async_arrive(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Object o;
     State s = load(w, op, op.args[0], l, o);
-    if (w.async_copies) w.async_copies->complete(1u << l, UINT32_MAX);
+    cp_async::complete_all(w, 1u << l);
     if (!(op.aux & kNoInc)) {
       check_range(w, op, l, o, s.pending + 1, 0, "pending arrival count");
       ++s.pending;
@@ -245,8 +254,6 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
   return true;
 }
 
-}  // namespace
-
 const program::Registration registered([](program::Registry& r) {
   r["mbarrier.init §9.7.13.15.9"] = select<&init>;
   r["mbarrier.inval §9.7.13.15.10"] = select<&inval>;
@@ -265,4 +272,5 @@ const program::Registration registered([](program::Registry& r) {
   };
 });
 
-}  // namespace ptxvm::sem
+}  // namespace
+}  // namespace ptxvm::units

@@ -6,15 +6,20 @@
 // are visible to the executing thread only after" the wait (§9.7.9.25.3.3). A kernel that reads
 // the destination before waiting, or relies on bar.sync alone, reads what was there before, as
 // it may on a GPU. A thread that exits with copies pending has them completed.
-#include <cstring>
+#include "units/cp_async/cp_async.h"
 
+#include <cstring>
+#include <vector>
+
+#include "exec/async_groups.h"
+#include "exec/engine.h"
+#include "exec/unit.h"
 #include "exec/warp.h"
 #include "program/registry.h"
 
-namespace ptxvm::sem {
+namespace ptxvm::units::cp_async {
 namespace {
 
-using exec::AsyncCopies;
 using exec::Warp;
 using program::Arg;
 using program::ArgKind;
@@ -25,9 +30,27 @@ using mem::Space;
 // op.aux: cp-size, and where the optional src-size or ignore-src operand is (0: absent).
 constexpr uint64_t kSizeMask = 0xff, kSourceArgShift = 8;
 
-AsyncCopies& copies(Warp& w) {
-  if (!w.async_copies) w.async_copies = std::make_unique<AsyncCopies>();
-  return *w.async_copies;
+// One copy in flight: its source bytes, read at issue, and where they land.
+struct Copy {
+  uint8_t* dst;
+  uint8_t size;  // cp-size bytes, zero-filled past src-size
+  uint8_t data[16];
+  void apply() const { std::memcpy(dst, data, size); }
+};
+
+// The unit's state in one CTA: each warp's copies and groups.
+class Copies : public exec::Unit {
+public:
+  explicit Copies(exec::Cta& cta) : warps(cta.warps.size()) {}
+  void exited(Warp& w, uint32_t lanes) override { warps[w.index].complete_all(lanes); }
+  std::vector<exec::AsyncGroups<Copy>> warps;
+};
+
+exec::AsyncGroups<Copy>& groups(Warp& w) { return w.cta->unit<Copies>().warps[w.index]; }
+// The warp's groups, or null when no copy was issued in this CTA (every group is then empty).
+exec::AsyncGroups<Copy>* issued(Warp& w) {
+  Copies* c = w.cta->units.find<Copies>();
+  return c ? &c->warps[w.index] : nullptr;
 }
 
 // cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}{, policy}:
@@ -38,7 +61,7 @@ AsyncCopies& copies(Warp& w) {
 void cp_async(Warp& w, const Op& op, uint32_t m) {
   const auto size = static_cast<uint32_t>(op.aux & kSizeMask);
   const auto source_arg = static_cast<uint32_t>(op.aux >> kSourceArgShift);
-  AsyncCopies& c = copies(w);
+  exec::AsyncGroups<Copy>& g = groups(w);
   for (uint32_t lanes = m; lanes; lanes &= lanes - 1) {
     const int l = std::countr_zero(lanes);
     uint32_t from = size;
@@ -52,42 +75,36 @@ void cp_async(Warp& w, const Op& op, uint32_t m) {
                        "src-size " + std::to_string(from) + " is greater than cp-size " + std::to_string(size) +
                            " (undefined, PTX §9.7.9.25.3.1)"};
     }
-    AsyncCopies::Copy copy{c.committed[l], static_cast<uint8_t>(l), static_cast<uint8_t>(size), nullptr, {}};
-    copy.dst = w.access(Space::Shared, w.address(op.args[0], l), size, l);
+    Copy copy{w.access(Space::Shared, w.address(op.args[0], l), size, l), static_cast<uint8_t>(size), {}};
     if (from) {
       const uint64_t src = w.address(op.args[1], l);
       if (src % size) w.access(Space::Global, src, size, l);  // reports the misaligned source
       std::memcpy(copy.data, w.access(Space::Global, src, from, l, false), from);
     }
-    c.pending.push_back(copy);
+    g.issue(l, copy);
   }
 }
 
 // cp.async.commit_group: the lane's uncommitted copies become its newest group.
-void commit_group(Warp& w, const Op&, uint32_t m) {
-  AsyncCopies& c = copies(w);
-  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) ++c.committed[std::countr_zero(lanes)];
-}
+void commit_group(Warp& w, const Op&, uint32_t m) { groups(w).commit(m); }
 
 // cp.async.wait_group N: every group but the N newest complete. op.aux: N.
 void wait_group(Warp& w, const Op& op, uint32_t m) {
-  if (!w.async_copies) return;  // nothing issued: every group is empty, so complete
-  AsyncCopies& c = *w.async_copies;
-  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) {
-    const int l = std::countr_zero(lanes);
-    if (c.committed[l] > op.aux) c.complete(1u << l, c.committed[l] - static_cast<uint32_t>(op.aux));
-  }
+  if (auto* g = issued(w)) g->wait(m, static_cast<uint32_t>(op.aux));
 }
 
 // cp.async.wait_all: cp.async.commit_group then cp.async.wait_group 0.
 void wait_all(Warp& w, const Op&, uint32_t m) {
-  if (!w.async_copies) return;
-  AsyncCopies& c = *w.async_copies;
-  for (uint32_t lanes = m; lanes; lanes &= lanes - 1) ++c.committed[std::countr_zero(lanes)];
-  c.complete(m, UINT32_MAX);
+  if (auto* g = issued(w)) g->complete_all(m);
 }
 
 }  // namespace
+
+void complete_all(Warp& w, uint32_t lanes) {
+  if (auto* g = issued(w)) g->complete_all(lanes);
+}
+
+namespace {
 
 const program::Registration registered([](program::Registry& r) {
   r["cp.async §9.7.9.25.3.1"] = [](const isa::Bound& b, Op& op, std::string&) {
@@ -112,4 +129,5 @@ const program::Registration registered([](program::Registry& r) {
   };
 });
 
-}  // namespace ptxvm::sem
+}  // namespace
+}  // namespace ptxvm::units::cp_async

@@ -1,0 +1,134 @@
+// The CTA barriers of PTX §9.7.13.1 (001_23fdd5978b24a3ed.txt): bar{.cta}.sync, barrier{.cta}.sync,
+// bar{.cta}.arrive, barrier{.cta}.arrive, bar{.cta}.red, barrier{.cta}.red. Sixteen barriers per
+// CTA, each a Rendezvous (exec/rendezvous.h) that completes when `b` threads have arrived (every
+// non-exited thread of the CTA when `b` is absent); threads that exit count as arrived for the
+// barriers that wait for all of them.
+#include <array>
+#include <bit>
+#include <string>
+
+#include "exec/engine.h"
+#include "exec/rendezvous.h"
+#include "exec/unit.h"
+#include "exec/warp.h"
+#include "program/registry.h"
+
+namespace ptxvm::units {
+namespace {
+
+using exec::Warp;
+using exec::for_lanes;
+using program::Op;
+using mem::GuestFault;
+
+// op.aux flags.
+constexpr uint64_t kArrive = 1, kReduce = 2, kPredResult = 4;
+// op.aux2 of bar.red: the reduction.
+enum Red : uint64_t { Popc, And, Or };
+
+struct Barrier {
+  exec::Rendezvous threads;
+  uint32_t expected = 0;   // 0: every thread of the CTA that has not exited
+  uint32_t red_count = 0;  // bar.red: arrivals whose predicate is true
+  uint32_t red_arrived = 0;
+};
+
+// The barrier unit of one CTA.
+class Barriers : public exec::Unit {
+public:
+  explicit Barriers(exec::Cta& cta) : cta_(cta) {}
+
+  Barrier& operator[](uint32_t id) { return barriers_[id]; }
+
+  // Completes every barrier whose arrivals (and the CTA's exits) reached its count. The threads
+  // parked at a bar.red first receive its reduction.
+  void release() {
+    const uint32_t live = cta_.threads - cta_.exited_threads;
+    for (Barrier& b : barriers_) {
+      if (b.threads.arrived == 0 || b.threads.arrived < (b.expected ? b.expected : live)) continue;
+      if (b.red_arrived) deliver(b);
+      b.threads.complete(cta_);
+      b.expected = b.red_count = b.red_arrived = 0;
+    }
+  }
+
+  void exited(Warp&, uint32_t) override { release(); }
+
+  std::string waiting(const Warp& w, int lane) const override {
+    for (const Barrier& b : barriers_)
+      if ((b.threads.parked(w.index) >> lane) & 1u) return " in a barrier";
+    return {};
+  }
+
+private:
+  // The bar.red result a parked lane receives: .popc counts true predicates; .and/.or combine them.
+  void deliver(const Barrier& b) {
+    for (Warp& w : cta_.warps) {
+      for_lanes(b.threads.parked(w.index), [&](int l) {
+        const Op& op = w.program->ops[w.pc[l]];  // a parked lane stands at its instruction
+        if (!(op.aux & kReduce)) return;         // a bar.sync of the same barrier
+        const auto red = static_cast<Red>(op.aux2);
+        const uint32_t r = red == Popc ? b.red_count : red == And ? b.red_count == b.red_arrived : b.red_count != 0;
+        if (op.aux & kPredResult) w.set_pred(op.args[0], l, r != 0);
+        else w.set<uint32_t>(op.args[0], l, r);
+      });
+    }
+  }
+
+  exec::Cta& cta_;
+  std::array<Barrier, 16> barriers_;
+};
+
+// bar{.cta}.sync / barrier{.cta}.sync a{, b}, bar.arrive a, b, bar.red d, a{, b}, {!}c: the
+// executing threads arrive at barrier `a`; all but arrive then wait until `b` threads (all
+// non-exited threads of the CTA when absent) have arrived.
+void barrier(Warp& w, const Op& op, uint32_t m) {
+  const int lane = std::countr_zero(m);
+  const bool reduce = op.aux & kReduce;
+  const size_t first = reduce ? 1 : 0;
+  const uint32_t id = w.get<uint32_t>(op.args[first], lane);
+  if (id >= 16) {
+    w.fault_lane = lane;
+    throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, id, 0,
+                     "barrier id " + std::to_string(id) + " is not in 0..15"};
+  }
+  Barriers& unit = w.cta->unit<Barriers>();
+  Barrier& b = unit[id];
+  const size_t count_arg = first + 1;
+  if (op.args.size() > count_arg + (reduce ? 1 : 0)) b.expected = w.get<uint32_t>(op.args[count_arg], lane);
+  if (reduce) {
+    const program::Arg& p = op.args.back();
+    for_lanes(m, [&](int l) { b.red_count += w.pred(p, l) ? 1 : 0; });
+    b.red_arrived += exec::lane_count(m);
+  }
+  b.threads.arrive(w, m, !(op.aux & kArrive));
+  unit.release();
+}
+
+template <uint64_t kAux>
+bool select(const isa::Bound&, Op& op, std::string&) {
+  op.fn = &barrier;
+  op.aux = kAux;
+  return true;
+}
+
+bool select_red(const isa::Bound& b, Op& op, std::string&) {
+  const std::string* o = b.value("op");
+  const std::string* type = b.value("type");
+  op.fn = &barrier;
+  op.aux = kReduce | (type && *type == ".pred" ? kPredResult : 0);
+  op.aux2 = o && *o == ".popc" ? Popc : o && *o == ".and" ? And : Or;
+  return true;
+}
+
+const program::Registration registered([](program::Registry& r) {
+  r["bar.sync §9.7.13.1"] = select<0>;
+  r["barrier.sync §9.7.13.1"] = select<0>;
+  r["bar.arrive §9.7.13.1"] = select<kArrive>;
+  r["barrier.arrive §9.7.13.1"] = select<kArrive>;
+  r["bar.red §9.7.13.1"] = select_red;
+  r["barrier.red §9.7.13.1"] = select_red;
+});
+
+}  // namespace
+}  // namespace ptxvm::units
