@@ -88,11 +88,11 @@ std::vector<Row> data_movement() {
                       "prefetch => sem!=.volatile && !mmio && (!ss || ss=.global)",
                       "a prefetch size applies to global loads"});
   return {
-      {"mov", "9.7.9.3", "type .pred @bits .f32 .f64", "d:type, a:type", "1.0 sm_20"},
+      {"mov", "9.7.9.3", "type .pred @bits .f32 .f64", "d:type, a&:type", "1.0 sm_20"},
       {"mov",
        "9.7.9.4",
        "type .b16 .b32 .b64 .b128",
-       "e:type, e:type",
+       "e:type, e&:type",
        "1.0 sm_20",
        {{"type=.b128", "8.3 sm_70"}}},
       {"shfl",
@@ -249,7 +249,7 @@ std::vector<Row> data_movement() {
        "9.7.9.20",
        "to? .to; space .const .global .local .shared .shared::cta .shared::cluster .param "
        ".param::entry; size .u32 .u64",
-       "d:size, a:size",
+       "d:size, a&:size",
        "2.0 sm_20",
        {{"space=.param,.param::entry", "7.7 sm_70"},
         {"space=.shared::cta", "7.8 sm_30"},

@@ -285,6 +285,10 @@ static std::vector<Operand> parse_operands(const Family& f, std::string_view tex
         o.optional = true;
       else if (kind[i] == '*')
         o.any_size = true;
+      else if (kind[i] == '-')
+        o.negatable = true;
+      else if (kind[i] == '&')
+        o.address_of = true;
       else if (std::isdigit(static_cast<unsigned char>(kind[i])))
         o.vec = static_cast<uint8_t>(o.vec * 10 + (kind[i] - '0'));
       else

@@ -86,7 +86,9 @@ private:
 //   z  anything: value, vector or address (tcgen05 operands that may be either)
 //   l  label or symbol name         t  `d|p` pair: register with optional predicate
 //   s  a name: symbol, function, texture or surface reference
-// `?` after the kind makes the operand optional (optional operands are filled left to right as
+// After the kind, `-` lets a register be written negated, `-r` (vmad's sources, §9.7.18.1.3), and
+// `&` lets a variable's name stand for its address, which §5.1.6.4 forbids for a .param declared
+// in a body (mov, cvta). `?` after the kind makes the operand optional (optional operands are filled left to right as
 // the operand count allows); `?axis` or `?[predicate]` makes it present exactly when that holds
 // (setp's `c` with a .BoolOp, atom's `c` with `[op=.cas]`); `?+axis` or `?+[predicate]` makes it
 // required when that holds and optional otherwise (video `c` with an .op2). The type after
@@ -101,6 +103,8 @@ struct Operand {
   bool optional = false;
   bool relaxed = false;
   bool wide = false;
+  bool negatable = false;  // `-`
+  bool address_of = false; // `&`
   std::optional<Pred>
       present_if; // `?axis`, `?[pred]`: the operand is there exactly when this holds
   std::optional<Pred> required_if; // `?+axis`: required when this holds, else optional

@@ -42,7 +42,7 @@ std::vector<Row> video() {
       shift("vshr"),
       {"vmad", "9.7.18.1.3",
        "dtype .u32 .s32; atype .u32 .s32; btype .u32 .s32; po? .po; sat? .sat; scale? .shr7 .shr15",
-       "d:*, a:*, a:*, a:*", "2.0 sm_20"},
+       "d:*, a-:*, a-:*, a-:*", "2.0 sm_20"},
       {"vset", "9.7.18.1.4",
        "atype .u32 .s32; btype .u32 .s32; cmp .eq .ne .lt .le .gt .ge; op2? .add .min .max",
        "d:*, a:*, a:*, a?+op2:*", "2.0 sm_20"},

@@ -63,6 +63,10 @@ struct Op {
   // The handler sends every lane of its mask to the Target args[0] (bra), so that when all the
   // group runs it the engine knows where the group stands next.
   bool branches = false;
+  // Bit i: the handler may read the registers of args[i] in lanes other than those running it,
+  // which need not have written them (shfl.sync's source, §9.7.9.6; every fragment of a matrix
+  // instruction, §9.7.14): its selector sets it, so that lowering zeroes them (lower/zeroed_slots.h).
+  uint32_t cross_lane = 0;
   uint32_t function = 0;    // index into Program::functions
   uint32_t line = 0;        // PTX source line
   uint64_t aux = 0;         // handler-specific, set by its selector

@@ -769,29 +769,39 @@ bool select_ld_st_matrix(const isa::Bound& b, Op& op, std::string& why, bool sto
   return true;
 }
 
+// A matrix instruction's fragments are spread over the warp (§9.7.14.5.1): its handler reads
+// every operand's registers in every lane.
+template <program::Selector S>
+bool warp_wide(const isa::Bound& b, Op& op, std::string& why) {
+  op.cross_lane = ~0u;
+  return S(b, op, why);
+}
+
+template <bool kStore>
+bool select_wmma_load_store(const isa::Bound& b, Op& op, std::string& why) {
+  return select_wmma_access(b, op, why, kStore);
+}
+template <bool kStore>
+bool select_ld_st(const isa::Bound& b, Op& op, std::string& why) {
+  return select_ld_st_matrix(b, op, why, kStore);
+}
+bool select_movmatrix(const isa::Bound&, Op& op, std::string&) {
+  op.fn = &movmatrix;
+  return true;
+}
+
 } // namespace
 
 const program::Registration registered([](program::Registry& r) {
-  r["mma §9.7.14.5.14"] = select_mma;
-  r["wmma.mma §9.7.14.4.5"] = select_wmma_mma;
-  r["wmma.load §9.7.14.4.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    return select_wmma_access(b, op, why, false);
-  };
-  r["wmma.store §9.7.14.4.4"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    return select_wmma_access(b, op, why, true);
-  };
-  r["ldmatrix §9.7.14.5.15"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    return select_ld_st_matrix(b, op, why, false);
-  };
-  r["stmatrix §9.7.14.5.16"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    return select_ld_st_matrix(b, op, why, true);
-  };
-  r["mma.sp §9.7.14.6.3"] = select_mma;
-  r["mma.sp::ordered_metadata §9.7.14.6.3"] = select_mma;
-  r["movmatrix §9.7.14.5.17"] = [](const isa::Bound&, Op& op, std::string&) {
-    op.fn = &movmatrix;
-    return true;
-  };
+  r["mma §9.7.14.5.14"] = warp_wide<select_mma>;
+  r["wmma.mma §9.7.14.4.5"] = warp_wide<select_wmma_mma>;
+  r["wmma.load §9.7.14.4.3"] = warp_wide<select_wmma_load_store<false>>;
+  r["wmma.store §9.7.14.4.4"] = warp_wide<select_wmma_load_store<true>>;
+  r["ldmatrix §9.7.14.5.15"] = warp_wide<select_ld_st<false>>;
+  r["stmatrix §9.7.14.5.16"] = warp_wide<select_ld_st<true>>;
+  r["mma.sp §9.7.14.6.3"] = warp_wide<select_mma>;
+  r["mma.sp::ordered_metadata §9.7.14.6.3"] = warp_wide<select_mma>;
+  r["movmatrix §9.7.14.5.17"] = warp_wide<select_movmatrix>;
 });
 
 } // namespace ptxvm::sem

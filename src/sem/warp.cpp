@@ -347,6 +347,7 @@ const program::Registration registered([](program::Registry& r) {
     std::string mode = axis(b, "mode");
     op.aux = mode == ".up" ? 0 : mode == ".down" ? 1 : mode == ".bfly" ? 2 : 3;
     op.fn = &shfl;
+    op.cross_lane = 1u << 1;  // a lane receives its source lane's `a`
     return true;
   };
   r["vote.sync §9.7.13.9"] = [](const isa::Bound& b, Op& op, std::string&) {
