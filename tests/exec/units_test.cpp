@@ -1,6 +1,6 @@
-// The extension point for units (src/exec/unit.h, async_groups.h, rendezvous.h) and the CTA
-// barrier unit built on it (src/units/barrier): state created on first use, effects landing in
-// issue order when their group completes, a barrier completed by exits delivering bar.red.
+// The extension point for units (src/exec/unit.h, async_groups.h): state created on first use,
+// effects landing in issue order when their group completes; and lowering's use of the ISA row's
+// operand properties.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -62,24 +62,6 @@ TEST(Units, StateIsCreatedOnFirstUseOncePerUnit) {
   EXPECT_EQ(c.exits, 0b101u);
   cta.units.clear();
   EXPECT_EQ(cta.units.find<Counter>(), nullptr);
-}
-
-TEST(BarrierUnit, ExitsCompleteABarRedAndItsThreadsReceiveTheReduction) {  // §9.7.13.1
-  // Warp 0 reaches bar.red while warp 1 has not exited: the barrier waits for all 64 threads.
-  // Warp 1's exit completes it; warp 0's threads then hold the reduction over their 32 arrivals.
-  Harness h;
-  h.load(kernel_ptx("mov.u32 %r1, %tid.x;\nsetp.ge.u32 %p1, %r1, 32;\n@%p1 bra DONE;\n"
-                    "and.b32 %r2, %r1, 3;\nsetp.eq.u32 %p2, %r2, 0;\n"
-                    "bar.red.popc.u32 %r3, 0, %p2;\nbar.red.and.pred %p3, 1, %p2;\nselp.u32 %r4, 1, 0, %p3;\n"
-                    "mul.wide.u32 %rd1, %r1, 8;\nadd.u64 %rd2, %rd_out, %rd1;\nst.global.v2.u32 [%rd2], {%r3, %r4};\n"
-                    "DONE:"));
-  uint64_t out = h.buffer(std::vector<uint32_t>(64, 99));
-  ASSERT_TRUE(h.launch("k", {1}, {64}, {arg(out), arg(uint64_t{0})}).ok);
-  auto r = h.read<uint32_t>(out, 64);
-  for (int t = 0; t < 32; ++t) {
-    EXPECT_EQ(r[2 * t], 8u) << t;  // tid % 4 == 0 for 8 of the 32 arrivals
-    EXPECT_EQ(r[2 * t + 1], 0u) << t;
-  }
 }
 
 TEST(Lowering, OnlyAnOperandTheRowMarksMayBeNegated) {  // §9.7.18.1.3
