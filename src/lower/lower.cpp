@@ -12,6 +12,7 @@
 #include "front/printer.h"
 #include "isa/match.h"
 #include "program/registry.h"
+#include "program/unsupported.h"
 
 namespace ptxvm::lower {
 namespace {
@@ -539,7 +540,7 @@ private:
     for (const isa::Bound& b : bounds) {
       program::Selector select = program::find_selector(*b.family);
       if (!select) {
-        why = "ptxvm does not execute " + b.family->mnemonic + " yet";
+        why = "ptxvm does not execute " + b.family->mnemonic + " yet: " + program::unsupported_reason(*b.family);
         continue;
       }
       op.family = b.family;
