@@ -13,6 +13,7 @@
 #include "isa/match.h"
 #include "lower/zeroed_slots.h"
 #include "program/registry.h"
+#include "program/unsupported.h"
 
 namespace ptxvm::lower {
 namespace {
@@ -434,7 +435,7 @@ private:
     for (const isa::Bound& b : bounds) {
       program::Selector select = program::find_selector(*b.family);
       if (!select) {
-        why = "ptxvm does not execute " + b.family->mnemonic + " yet";
+        why = "ptxvm does not execute " + b.family->mnemonic + " yet: " + program::unsupported_reason(*b.family);
         continue;
       }
       op.family = b.family;

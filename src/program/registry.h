@@ -11,7 +11,8 @@
 //
 // Registrations run once, before the first lookup. Their libraries are linked whole
 // (src/CMakeLists.txt), so that no registration is left out of a program that names none of its
-// file's symbols. tests/isa/registry_test.cpp checks that every key names a row of the table.
+// file's symbols. tests/program/registry_test.cpp checks that every key names a row of the table
+// and that every row without a selector has a reason (unsupported.h).
 #pragma once
 
 #include <string>
@@ -27,7 +28,7 @@ namespace ptxvm::program {
 // combination that is not implemented.
 using Selector = bool (*)(const isa::Bound& b, Op& op, std::string& why);
 
-// Keyed by "mnemonic §section" of the family row ("add §9.7.1.1" for integer add, "add §9.7.3.1"
+// Keyed by "mnemonic §section" of the family row ("add §9.7.1.1" for integer add, "add §9.7.3.3"
 // for float add): one mnemonic names several families. isa::Family::key() gives a row's key.
 using Registry = std::unordered_map<std::string, Selector>;
 

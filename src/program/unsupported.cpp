@@ -1,0 +1,62 @@
+#include "program/unsupported.h"
+
+#include <string_view>
+
+namespace ptxvm::program {
+namespace {
+
+struct Reason {
+  std::string_view what;  // a section ("9.7.15": the section and its subsections) or a family key
+  std::string_view why;
+};
+
+// Whole §9.7 groups that a future unit executes.
+constexpr Reason kBySection[] = {
+    {"9.7.9.13", "bulk copies and TMA (issue 15)"},                // st.bulk
+    {"9.7.9.25.4", "bulk copies and TMA (issue 15)"},              // cp{.reduce}.async.bulk{.prefetch}
+    {"9.7.9.25.5", "bulk copies and TMA (issue 15)"},              // the .tensor forms (TMA)
+    {"9.7.9.25.6", "bulk copies and TMA (issue 15)"},              // bulk async-groups
+    {"9.7.9.26", "bulk copies and TMA (issue 15)"},                // tensormap.replace
+    {"9.7.10", "textures (issue 21)"},
+    {"9.7.11", "surfaces (issue 21)"},
+    {"9.7.13.16", "bulk copies and TMA (issue 15)"},               // tensormap.cp_fenceproxy
+    {"9.7.15", "warpgroup MMA (issue 14)"},
+    {"9.7.16", "tcgen05 / Tensor Memory (issue 17)"},
+};
+
+// Single families.
+constexpr Reason kByFamily[] = {
+    {"slct §9.7.6.4", "not written yet"},
+    {"st.async §9.7.9.12", "clusters (issue 16): a store into another CTA's shared memory"},
+    {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
+    {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
+    {"multimem.red §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
+    {"mapa §9.7.9.23", "clusters (issue 16)"},
+    {"getctarank §9.7.9.24", "clusters (issue 16)"},
+    {"barrier.cluster.arrive §9.7.13.3", "clusters (issue 16)"},
+    {"barrier.cluster.wait §9.7.13.3", "clusters (issue 16)"},
+    {"red.async §9.7.13.7", "clusters (issue 16): a reduction into another CTA's shared memory"},
+    {"clusterlaunchcontrol.try_cancel §9.7.13.17", "clusters (issue 16)"},
+    {"clusterlaunchcontrol.query_cancel §9.7.13.18", "clusters (issue 16)"},
+    {"setmaxnreg §9.7.19.5", "warp-specialised register reallocation, with warpgroup MMA (issue 14)"},
+};
+
+}  // namespace
+
+std::string unsupported_reason(const isa::Family& f) {
+  if (f.removed_ptx)  // §9.7.9.5 shfl, §9.7.13.8 vote: no target ptxvm runs (sm_75 on) has them
+    return "removed from PTX ISA " + f.removed_ptx->str() + " for sm_" + std::to_string(f.removed_sm) +
+           " on" + (f.replacement.empty() ? "" : "; " + f.replacement + " executes");
+  const std::string key = f.key();
+  for (const Reason& r : kByFamily)
+    if (r.what == key) return std::string(r.why);
+  std::string_view best, why;
+  for (const Reason& r : kBySection) {
+    std::string_view s = f.section;
+    bool inside = s.substr(0, r.what.size()) == r.what && (s.size() == r.what.size() || s[r.what.size()] == '.');
+    if (inside && r.what.size() > best.size()) best = r.what, why = r.why;
+  }
+  return std::string(why);
+}
+
+}  // namespace ptxvm::program
