@@ -9,7 +9,7 @@
 //   hw/mma       tests/hw/mma/mma_kernels.ptx (tests/sem/mma_hw_test.cpp)
 //   hw/float     the texts of tests/hw/float/variants.inc (tests/sem/float_hw_test.cpp)
 //   hw/video     the texts of tests/hw/video/inputs.h (tests/sem/video_hw_test.cpp)
-//   hw/mbarrier  the kernels of tests/sem/mbarrier_test.cpp that tests/hw/mbarrier ran on an H100
+//   hw/mbarrier  the kernels of tests/units/mbarrier_test.cpp that tests/hw/mbarrier ran on an H100
 //   hw/cvt       the texts of tests/hw/cvt/variants.inc, replayed against src/numeric (the
 //                functions cvt's handlers call) by tests/numeric/hw_cvt_test.cpp
 // An instruction counts for the row `ptxvm check` binds it to (isa::check_instruction). One that
@@ -176,11 +176,11 @@ int main(int argc, char** argv) {
   for (const std::string& t : ptxvm_hw_video::texts())
     c.module("hw/video", t, Collector::wrap(t + ";"));
   // The kernel bodies are the test file's raw strings, as check_on_gpu.py reads them.
-  const std::string mb = read(root / "tests/sem/mbarrier_test.cpp");
+  const std::string mb = read(root / "tests/units/mbarrier_test.cpp");
   int bodies = 0;
   for (size_t at = mb.find("R\"("); at != std::string::npos; at = mb.find("R\"(", at)) {
     size_t end = mb.find(")\"", at);
-    c.module("hw/mbarrier", "tests/sem/mbarrier_test.cpp#" + std::to_string(++bodies),
+    c.module("hw/mbarrier", "tests/units/mbarrier_test.cpp#" + std::to_string(++bodies),
              Collector::wrap(mb.substr(at + 3, end - at - 3)));
     at = end;
   }
