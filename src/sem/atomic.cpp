@@ -13,6 +13,7 @@
 
 #include "exec/warp.h"
 #include "numeric/cvt_float.h"
+#include "numeric/minmax.h"
 #include "sem/dispatch.h"
 #include "program/registry.h"
 
@@ -89,9 +90,7 @@ uint64_t add_f64(uint64_t o, uint64_t b, uint64_t, bool global) {
 // so the result is the correctly rounded sum.
 template <const numeric::Format& F>
 struct Half {
-  static constexpr uint16_t kInf = F == numeric::kF16 ? 0x7c00 : 0x7f80;
   static constexpr uint16_t kNaN = 0x7fff;  // canonical NaN of f16 and bf16
-  static bool nan(uint16_t x) { return (x & 0x7fff) > kInf; }
   static double value(uint16_t x) {
     return std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, x, {}));
   }
@@ -104,12 +103,7 @@ struct Half {
   // the canonical NaN; -0.0 orders below +0.0.
   template <bool kMax>
   static uint16_t minmax(uint16_t a, uint16_t b) {
-    if (nan(a) && nan(b)) return kNaN;
-    if (nan(a)) return b;
-    if (nan(b)) return a;
-    double x = value(a), y = value(b);
-    if (x == y) return (std::signbit(x) != kMax) ? a : b;
-    return (kMax ? x > y : x < y) ? a : b;
+    return static_cast<uint16_t>(numeric::minmax(F, kMax, a, b, 0));
   }
 };
 template <uint16_t (*G)(uint16_t, uint16_t)>

@@ -2,12 +2,13 @@
 // (001_23fdd5978b24a3ed.txt).
 #include <array>
 #include <bit>
-#include <cmath>
-#include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "exec/warp.h"
+#include "numeric/compare.h"
+#include "numeric/format.h"
 #include "sem/dispatch.h"
 #include "program/registry.h"
 
@@ -18,38 +19,31 @@ using exec::Warp;
 using exec::for_lanes;
 using program::Op;
 
-enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+// The floating-point operators first, in numeric::Cmp's order; .lo .ls .hi .hs are unsigned.
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan, Lo, Ls, Hi, Hs };
 
 std::optional<Cmp> cmp_of(const std::string& s) {
-  static const char* kNames[] = {".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi",
-                                 ".hs", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan"};
+  static const char* kNames[] = {".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".equ", ".neu", ".ltu",
+                                 ".leu", ".gtu", ".geu", ".num", ".nan", ".lo", ".ls", ".hi", ".hs"};
   for (int i = 0; i < 18; ++i)
     if (s == kNames[i]) return static_cast<Cmp>(i);
   return std::nullopt;
 }
 
-// §9.7.6.1 Tables: ordered float comparisons are false with a NaN, the `u` forms true.
+// Two values of f by the IEEE rules (numeric/compare.h); the unsigned operators, which the ISA
+// rejects for floats (§9.7.6.1), compare false. U: the integer type of f's bits.
+template <typename U>
+bool compare_float(Cmp c, const numeric::Format& f, U a, U b, bool ftz) {
+  return c < Cmp::Lo && numeric::compare(static_cast<numeric::Cmp>(c), f, a, b, ftz);
+}
+
+// a c b for setp's types; .ftz (f32 only) compares a subnormal as zero.
 template <typename T>
-bool compare(Cmp c, T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    bool unordered = std::isnan(a) || std::isnan(b);
-    switch (c) {
-    case Cmp::Eq: return !unordered && a == b;
-    case Cmp::Ne: return !unordered && a != b;
-    case Cmp::Lt: return !unordered && a < b;
-    case Cmp::Le: return !unordered && a <= b;
-    case Cmp::Gt: return !unordered && a > b;
-    case Cmp::Ge: return !unordered && a >= b;
-    case Cmp::Equ: return unordered || a == b;
-    case Cmp::Neu: return unordered || a != b;
-    case Cmp::Ltu: return unordered || a < b;
-    case Cmp::Leu: return unordered || a <= b;
-    case Cmp::Gtu: return unordered || a > b;
-    case Cmp::Geu: return unordered || a >= b;
-    case Cmp::Num: return !unordered;
-    case Cmp::Nan: return unordered;
-    default: return false;
-    }
+bool compare(Cmp c, T a, T b, bool ftz) {
+  if constexpr (std::is_same_v<T, float>) {
+    return compare_float(c, numeric::kF32, std::bit_cast<uint32_t>(a), std::bit_cast<uint32_t>(b), ftz);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return compare_float(c, numeric::kF64, std::bit_cast<uint64_t>(a), std::bit_cast<uint64_t>(b), false);
   } else {
     using U = std::make_unsigned_t<T>;
     switch (c) {
@@ -68,14 +62,12 @@ bool compare(Cmp c, T a, T b) {
   }
 }
 
-float flush(float x, bool ftz) { return ftz && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
-
 // The comparison of all 32 lanes as a predicate mask; C is a template argument so that the
 // loop has no switch and vectorises (no branch per lane: comparisons of data mispredict).
 template <typename T, Cmp C>
-uint32_t compare_warp(const T (&a)[32], const T (&b)[32]) {
+uint32_t compare_warp(const T (&a)[32], const T (&b)[32], bool ftz) {
   uint32_t bits = 0;
-  for (int l = 0; l < 32; ++l) bits |= exec::kLaneBit[l] & -static_cast<uint32_t>(compare(C, a[l], b[l]));
+  for (int l = 0; l < 32; ++l) bits |= exec::kLaneBit[l] & -static_cast<uint32_t>(compare(C, a[l], b[l], ftz));
   return bits;
 }
 template <typename T, size_t... I>
@@ -100,15 +92,10 @@ struct Setp {
       T a[32], b[32];
       w.gather(op.args[1], a);
       w.gather(op.args[2], b);
-      if constexpr (std::is_same_v<T, float>)
-        if (ftz)
-          for (int l = 0; l < 32; ++l) a[l] = flush(a[l], true), b[l] = flush(b[l], true);
-      t = kWarp[op.aux](a, b);
+      t = kWarp[op.aux](a, b, ftz);
     } else {
       for_lanes(m, [&](int l) {
-        T a = w.get<T>(op.args[1], l), b = w.get<T>(op.args[2], l);
-        if constexpr (std::is_same_v<T, float>) a = flush(a, ftz), b = flush(b, ftz);
-        if (compare(c, a, b)) t |= exec::kLaneBit[l];
+        if (compare(c, w.get<T>(op.args[1], l), w.get<T>(op.args[2], l), ftz)) t |= exec::kLaneBit[l];
       });
     }
     uint32_t f = ~t;
@@ -149,8 +136,8 @@ bool select_setp(const isa::Bound& b, Op& op, std::string& why) {
 }
 
 // ---- set (§9.7.6.1, §9.7.7.1) and setp for half types (§9.7.7.2) ---------------------------
-// A source element is decoded to a double (exact for f16, bf16, f32, f64) or a 64-bit integer,
-// with .ftz flushing f16/f32 subnormal inputs to signed zero. op.aux packs the comparison:
+// A source element is compared as bits of its format (numeric/compare.h), .ftz flushing f16/f32
+// subnormal inputs, or as a 64-bit integer. op.aux packs the comparison:
 // Cmp | boolop << 8 | ftz << 10 | source kind << 16 | source bits << 24 | lanes << 32 |
 // result kind << 40.
 enum class Src : uint8_t { U, S, F16, BF16, F32, F64 };
@@ -171,31 +158,17 @@ CmpSpec spec_of(uint64_t aux) {
           static_cast<unsigned>(aux >> 32 & 0xff), static_cast<Res>(aux >> 40 & 0xff)};
 }
 
-double half_value(uint32_t h, bool bf, bool ftz) {
-  if (bf) return std::bit_cast<float>(h << 16);
-  const int e = h >> 10 & 31, m = h & 1023;
-  const double sign = (h & 0x8000) ? -1.0 : 1.0;
-  if (e == 31) return m ? std::numeric_limits<double>::quiet_NaN() : sign * INFINITY;
-  if (e == 0) return ftz ? sign * 0.0 : sign * std::ldexp(m, -24);
-  return sign * std::ldexp(1024 + m, e - 25);
-}
-
 bool compare_element(const CmpSpec& s, uint64_t a, uint64_t b) {
   switch (s.src) {
-    case Src::U: return compare<uint64_t>(s.cmp, a, b);
+    case Src::U: return compare<uint64_t>(s.cmp, a, b, false);
     case Src::S: {
       const unsigned sh = 64 - s.bits;
-      return compare<int64_t>(s.cmp, static_cast<int64_t>(a << sh) >> sh, static_cast<int64_t>(b << sh) >> sh);
+      return compare<int64_t>(s.cmp, static_cast<int64_t>(a << sh) >> sh, static_cast<int64_t>(b << sh) >> sh, false);
     }
-    case Src::F16:
-    case Src::BF16: {
-      const bool bf = s.src == Src::BF16;
-      return compare<double>(s.cmp, half_value(static_cast<uint32_t>(a), bf, s.ftz), half_value(static_cast<uint32_t>(b), bf, s.ftz));
-    }
-    case Src::F32:
-      return compare<float>(s.cmp, flush(std::bit_cast<float>(static_cast<uint32_t>(a)), s.ftz),
-                            flush(std::bit_cast<float>(static_cast<uint32_t>(b)), s.ftz));
-    case Src::F64: return compare<double>(s.cmp, std::bit_cast<double>(a), std::bit_cast<double>(b));
+    case Src::F16: return compare_float(s.cmp, numeric::kF16, a, b, s.ftz);
+    case Src::BF16: return compare_float(s.cmp, numeric::kBF16, a, b, false);  // .ftz: not for .bf16
+    case Src::F32: return compare_float(s.cmp, numeric::kF32, a, b, s.ftz);
+    case Src::F64: return compare_float(s.cmp, numeric::kF64, a, b, false);
   }
   return false;
 }

@@ -1,16 +1,20 @@
 // Half-precision (PTX §9.7.4) and mixed-precision (§9.7.5) arithmetic, 001_23fdd5978b24a3ed.txt.
 // .f16/.bf16 live in the low 16 bits of a register, .f16x2/.bf16x2 pack element 0 in bits
-// 0-15 and element 1 in bits 16-31; each element is computed independently. Arithmetic uses
-// the exact rounding core of float.cpp: one rounding of the exact result.
+// 0-15 and element 1 in bits 16-31; each element is computed independently. Arithmetic is
+// numeric::arith (numeric/ieee_arith.h): one rounding of the exact result.
 #include <bit>
 #include <cmath>
 #include <string>
 
 #include "exec/warp.h"
+#include "numeric/compare.h"
 #include "numeric/cvt_float.h"
+#include "numeric/ftz.h"
+#include "numeric/ieee_arith.h"
+#include "numeric/minmax.h"
+#include "numeric/modifiers.h"
 #include "numeric/sfu.h"
 #include "sem/dispatch.h"
-#include "sem/fp.h"
 #include "program/registry.h"
 
 namespace ptxvm::sem {
@@ -25,25 +29,21 @@ using numeric::kBF16;
 using numeric::kF16;
 using numeric::kF32;
 
-using fp::kFtz;
-using fp::kNan;
-using fp::kRelu;
-using fp::kSat;
-using fp::kXorsignAbs;
-constexpr unsigned kAdd = fp::Add, kSub = fp::Sub, kMul = fp::Mul, kFma = fp::Fma;
-
-bool is_nan(const Format& f, uint64_t v) {
-  return numeric::decode(f, v).cls == numeric::Class::NaN;
-}
+using numeric::ArithOp;
+using numeric::kFtz;
+using numeric::kNan;
+using numeric::kRelu;
+using numeric::kSat;
+using numeric::kXorsignAbs;
 
 // fma.oob (§9.7.4.4) gives +0 when an operand is the "OOB-NaN" of tensor copies, whose
 // encoding the ISA does not give. On sm_90 (tests/hw/float, every 16-bit pattern tried in each
 // position) it is 0x7ff7 with either sign, for f16 and bf16, and only in a or b: c = 0x7ff7
 // gives the canonical NaN like any NaN.
-constexpr uint64_t kOob = 256;  // half.cpp's own flag bit (beyond float.cpp's)
+constexpr uint64_t kOob = 256;  // half.cpp's own flag bit (beyond numeric/modifiers.h's)
 bool oob_nan(uint64_t v) { return (v & 0x7fff) == 0x7ff7; }
 
-template <const Format& F, unsigned K, int Lanes>
+template <const Format& F, ArithOp K, int Lanes>
 void arith(Warp& w, const Op& op, uint32_t mask) {
   const int n = static_cast<int>(op.args.size()) - 1;
   const uint64_t flags = op.aux & ~kOob;
@@ -55,7 +55,7 @@ void arith(Warp& w, const Op& op, uint32_t mask) {
     for (int e = 0; e < Lanes; ++e) {
       const unsigned s = 16 * e;
       const uint64_t a = v[0] >> s & 0xffff, b = v[1] >> s & 0xffff, c = v[2] >> s & 0xffff;
-      if (!(oob && (oob_nan(a) || oob_nan(b)))) d |= fp::arith(F, K, a, b, c, flags) << s;
+      if (!(oob && (oob_nan(a) || oob_nan(b)))) d |= numeric::arith(F, K, a, b, c, flags) << s;
     }
     w.set<uint64_t>(op.args[0], l, d);
   });
@@ -78,8 +78,8 @@ template <const Format& F, bool kAbs, int Lanes>
 void sign_op(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & kFtz;
   each_element<Lanes>(w, op, mask, [&](uint64_t x) -> uint64_t {
-    const uint64_t a = fp::flush_input(F, x, ftz);
-    return is_nan(F, a) ? F.nan_bits : kAbs ? a & 0x7fff : a ^ 0x8000;
+    const uint64_t a = numeric::flush_input(F, x, ftz);
+    return numeric::is_nan(F, a) ? F.nan_bits : kAbs ? a & 0x7fff : a ^ 0x8000;
   });
 }
 
@@ -90,7 +90,7 @@ void minmax(Warp& w, const Op& op, uint32_t mask) {
     uint64_t d = 0;
     for (int e = 0; e < Lanes; ++e) {
       const unsigned s = 16 * e;
-      d |= fp::minmax(F, kMax, a >> s & 0xffff, b >> s & 0xffff, op.aux) << s;
+      d |= numeric::minmax(F, kMax, a >> s & 0xffff, b >> s & 0xffff, op.aux) << s;
     }
     w.set<uint64_t>(op.args[0], l, d);
   });
@@ -103,7 +103,7 @@ template <const Format& F, bool kEx2, int Lanes>
 void approx(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & kFtz;
   each_element<Lanes>(w, op, mask, [&](uint64_t element) -> uint64_t {
-    const uint64_t a = fp::flush_input(F, element, ftz);
+    const uint64_t a = numeric::flush_input(F, element, ftz);
     const double x = std::bit_cast<double>(numeric::cvt_float(numeric::kF64, F, a, {}));
     // The function in f32 by the special-function unit (bit for bit), then truncated to the
     // element format, a magnitude beyond the largest finite one giving Inf (sm_90: ex2.approx.f16
@@ -117,20 +117,20 @@ void approx(Warp& w, const Op& op, uint32_t mask) {
     uint64_t r = std::isnan(y) ? F.nan_bits : numeric::cvt_float(F, kF32, std::bit_cast<uint32_t>(y), m);
     const uint64_t max_bits = numeric::cvt_float(kF32, F, F.max_code(), {});
     if (std::fabs(y) > std::bit_cast<float>(static_cast<uint32_t>(max_bits))) r = (r & F.sign_bit()) | (F.max_code() + 1);
-    return fp::flush_input(F, r, ftz);
+    return numeric::flush_input(F, r, ftz);
   });
 }
 
 // Mixed precision (§9.7.5): add/sub{.rnd}{.sat}.f32.{f16,bf16} d, a, c and
 // fma{.rnd}{.sat}.f32.{f16,bf16} d, a, b, c: the half operands widen exactly to f32, then one
 // f32 operation rounds once.
-template <const Format& A, unsigned K>
+template <const Format& A, ArithOp K>
 void mixed(Warp& w, const Op& op, uint32_t mask) {
   for_lanes(mask, [&](int l) {
     auto widen = [&](int i) { return numeric::cvt_float(kF32, A, w.get<uint64_t>(op.args[i], l) & 0xffff, {}); };
     uint64_t d;
-    if (K == kFma) d = fp::arith(kF32, kFma, widen(1), widen(2), w.get<uint32_t>(op.args[3], l), op.aux);
-    else d = fp::arith(kF32, K, widen(1), w.get<uint32_t>(op.args[2], l), 0, op.aux);
+    if (K == ArithOp::Fma) d = numeric::arith(kF32, K, widen(1), widen(2), w.get<uint32_t>(op.args[3], l), op.aux);
+    else d = numeric::arith(kF32, K, widen(1), w.get<uint32_t>(op.args[2], l), 0, op.aux);
     w.set<uint32_t>(op.args[0], l, static_cast<uint32_t>(d));
   });
 }
@@ -152,7 +152,7 @@ program::Handler by_half_type(const std::string& t) {
   return nullptr;
 }
 
-template <unsigned K>
+template <ArithOp K>
 struct Arith {
   template <const Format& F, int N>
   struct H {
@@ -189,7 +189,7 @@ bool pick(const isa::Bound& b, Op& op, std::string& why) {
   return op.fn || unsupported(why, t);
 }
 
-template <unsigned K>
+template <ArithOp K>
 bool select_mixed(const isa::Bound& b, Op& op, std::string& why) {
   const std::string r = axis(b, "rnd"), a = axis(b, "atype");
   numeric::Round rnd;
@@ -207,19 +207,19 @@ bool select_mixed(const isa::Bound& b, Op& op, std::string& why) {
 }  // namespace
 
 const program::Registration registered([](program::Registry& r) {
-  r["add §9.7.4.1"] = pick<Arith<kAdd>::H>;
-  r["sub §9.7.4.2"] = pick<Arith<kSub>::H>;
-  r["mul §9.7.4.3"] = pick<Arith<kMul>::H>;
-  r["fma §9.7.4.4"] = pick<Arith<kFma>::H>;
+  r["add §9.7.4.1"] = pick<Arith<ArithOp::Add>::H>;
+  r["sub §9.7.4.2"] = pick<Arith<ArithOp::Sub>::H>;
+  r["mul §9.7.4.3"] = pick<Arith<ArithOp::Mul>::H>;
+  r["fma §9.7.4.4"] = pick<Arith<ArithOp::Fma>::H>;
   r["neg §9.7.4.5"] = pick<Sign<false>::H>;
   r["abs §9.7.4.6"] = pick<Sign<true>::H>;
   r["min §9.7.4.7"] = pick<MinMax<false>::H>;
   r["max §9.7.4.8"] = pick<MinMax<true>::H>;
   r["tanh §9.7.4.9"] = pick<Approx<false>::H>;
   r["ex2 §9.7.4.10"] = pick<Approx<true>::H>;
-  r["add §9.7.5.1"] = select_mixed<kAdd>;
-  r["sub §9.7.5.2"] = select_mixed<kSub>;
-  r["fma §9.7.5.3"] = select_mixed<kFma>;
+  r["add §9.7.5.1"] = select_mixed<ArithOp::Add>;
+  r["sub §9.7.5.2"] = select_mixed<ArithOp::Sub>;
+  r["fma §9.7.5.3"] = select_mixed<ArithOp::Fma>;
 });
 
 }  // namespace ptxvm::sem

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "exec/warp.h"
+#include "numeric/minmax.h"
 #include "sem/dispatch.h"
 #include "program/registry.h"
 
@@ -276,28 +277,18 @@ void redux(Warp& w, const Op& op, uint32_t m) {
     return acc;
   });
 }
-// .f32 min/max: +0.0 > -0.0; .abs takes magnitudes; with .NaN any NaN input gives the
-// canonical NaN, without it NaNs are skipped and only all-NaN inputs give the canonical NaN.
+// .f32 min/max (numeric::minmax, as min/max.f32): +0.0 > -0.0; .abs takes magnitudes; with .NaN
+// any NaN input gives the canonical NaN, without it NaNs are skipped and only all-NaN inputs give
+// the canonical NaN (the first value enters as minmax of itself: canonical if NaN).
 template <bool kMax, bool kAbs, bool kNaN>
 void redux_f32(Warp& w, const Op& op, uint32_t m) {
-  constexpr uint32_t kCanonical = 0x7fffffffu;
   reduce<uint32_t>(w, op, m, [](const uint32_t* value, uint32_t lanes) {
-    uint32_t acc = kCanonical;
-    bool any_nan = false, have = false;
-    for_lanes(lanes, [&](int l) {
-      uint32_t x = value[l];
-      if (kAbs) x &= 0x7fffffffu;
-      float a = std::bit_cast<float>(acc), b = std::bit_cast<float>(x);
-      if (std::isnan(b)) {
-        any_nan = true;
-      } else if (!have) {
-        acc = x, have = true;
-      } else if (a == b ? (kMax ? std::signbit(a) && !std::signbit(b) : !std::signbit(a) && std::signbit(b))
-                        : (kMax ? b > a : b < a)) {
-        acc = x;
-      }
-    });
-    return kNaN && any_nan ? kCanonical : acc;
+    constexpr uint64_t kFlags = kNaN ? numeric::kNan : 0;
+    auto input = [&](int l) -> uint64_t { return kAbs ? value[l] & 0x7fffffffu : value[l]; };
+    const uint64_t first = input(std::countr_zero(lanes));
+    uint64_t acc = numeric::minmax(numeric::kF32, kMax, first, first, kFlags);
+    for_lanes(lanes & (lanes - 1), [&](int l) { acc = numeric::minmax(numeric::kF32, kMax, acc, input(l), kFlags); });
+    return static_cast<uint32_t>(acc);
   });
 }
 
