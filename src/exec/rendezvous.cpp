@@ -7,7 +7,7 @@ namespace ptxvm::exec {
 void Rendezvous::arrive(Warp& w, uint32_t lanes, bool wait) {
   arrived += lane_count(lanes);
   if (!wait) return;
-  if (parked_.size() <= w.index) parked_.resize(w.index + 1, 0);
+  if (parked_.empty()) parked_.assign(w.cta->warps.size(), 0);
   parked_[w.index] |= lanes;
   w.park(lanes);
 }

@@ -25,7 +25,7 @@ public:
   void complete(Cta& cta);
 
 private:
-  std::vector<uint32_t> parked_;  // per warp of the CTA
+  std::vector<uint32_t> parked_;  // per warp of the CTA, from the first arrival
 };
 
 }  // namespace ptxvm::exec

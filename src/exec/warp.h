@@ -109,13 +109,14 @@ public:
   // barrier, a rendezvous) wakes them.
   void park(uint32_t lanes) {
     parked |= lanes;
-    for_lanes(lanes, [&](int l) { pc[l] = current_pc; });
+    for (int lane = 0; lane < 32; ++lane)  // branch-free so that it vectorises
+      pc[lane] = (lanes & kLaneBit[lane]) ? current_pc : pc[lane];
   }
   // Wakes parked lanes: they go on after the op they parked at.
   void wake(uint32_t lanes) {
     lanes &= parked;
     parked &= ~lanes;
-    for_lanes(lanes, [&](int l) { pc[l] += 1; });
+    for (int lane = 0; lane < 32; ++lane) pc[lane] += (lanes & kLaneBit[lane]) != 0;
   }
 
   // ---- registers ----

@@ -38,17 +38,24 @@ class Barriers : public exec::Unit {
 public:
   explicit Barriers(exec::Cta& cta) : cta_(cta) {}
 
-  Barrier& operator[](uint32_t id) { return barriers_[id]; }
+  // Barrier `id`, which threads are arriving at.
+  Barrier& arriving(uint32_t id) {
+    open_ |= 1u << id;
+    return barriers_[id];
+  }
 
   // Completes every barrier whose arrivals (and the CTA's exits) reached its count. The threads
   // parked at a bar.red first receive its reduction.
   void release() {
     const uint32_t live = cta_.threads - cta_.exited_threads;
-    for (Barrier& b : barriers_) {
-      if (b.threads.arrived == 0 || b.threads.arrived < (b.expected ? b.expected : live)) continue;
+    for (uint32_t open = open_; open; open &= open - 1) {
+      const int id = std::countr_zero(open);
+      Barrier& b = barriers_[id];
+      if (b.threads.arrived < (b.expected ? b.expected : live)) continue;
       if (b.red_arrived) deliver(b);
       b.threads.complete(cta_);
       b.expected = b.red_count = b.red_arrived = 0;
+      open_ &= ~(1u << id);
     }
   }
 
@@ -77,6 +84,7 @@ private:
 
   exec::Cta& cta_;
   std::array<Barrier, 16> barriers_;
+  uint32_t open_ = 0;  // bit id: barrier id has arrivals
 };
 
 // bar{.cta}.sync / barrier{.cta}.sync a{, b}, bar.arrive a, b, bar.red d, a{, b}, {!}c: the
@@ -93,7 +101,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
                      "barrier id " + std::to_string(id) + " is not in 0..15"};
   }
   Barriers& unit = w.cta->unit<Barriers>();
-  Barrier& b = unit[id];
+  Barrier& b = unit.arriving(id);
   const size_t count_arg = first + 1;
   if (op.args.size() > count_arg + (reduce ? 1 : 0)) b.expected = w.get<uint32_t>(op.args[count_arg], lane);
   if (reduce) {
