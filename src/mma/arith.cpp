@@ -184,7 +184,7 @@ struct RecipeRow {
 };
 // First match wins. Read from the SASS ptxas 13.0 emits for sm_90 and confirmed by the vectors.
 const RecipeRow kSm90Recipes[] = {
-    {[](const FloatClass& c) { return c.a == Type::E4M3 || c.a == Type::E5M2; }, {Path::HmmaHalves}},
+    {[](const FloatClass& c) { return !c.wgmma && (c.a == Type::E4M3 || c.a == Type::E5M2); }, {Path::HmmaHalves}},
     {[](const FloatClass& c) { return c.a == Type::F16 && c.k == 4 && c.d == Type::F32; }, {Path::FfmaChain}},
     {[](const FloatClass& c) { return c.a == Type::F16 && c.k == 4; }, {Path::FfmaPairs}},
     // wmma m16n16k8 .tf32 is two HMMA.1684 (k = 0..3, then 4..7)

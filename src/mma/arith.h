@@ -30,6 +30,7 @@ struct FloatClass {
   numeric::Round rnd = numeric::Round::RN;
   bool wmma = false;
   bool f8f6f4 = false;  // mma .kind::f8f6f4 (sm_120a): no Hopper runs it, so `Sm90` sums it exactly
+  bool wgmma = false;   // wgmma.mma_async (§9.7.15): the warpgroup datapath, not mma.sync's
 };
 
 // D[i][j] for one (i, j): a[0..k) is row i of A, b[0..k) column j of B, as element bits

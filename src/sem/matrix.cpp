@@ -21,6 +21,7 @@
 #include "isa/fragments.h"
 #include "mma/arith.h"
 #include "mma/layout.h"
+#include "mma/types.h"
 #include "sem/dispatch.h"
 #include "program/registry.h"
 
@@ -80,41 +81,6 @@ Space space_at(const Arg& a, const Op& op) {
 }
 
 // ---- element types ----
-
-bool type_of(const std::string& t, Type& out) {
-  static const std::map<std::string, Type> types = {
-      {".f16", Type::F16},   {".bf16", Type::BF16}, {".tf32", Type::TF32}, {".f32", Type::F32},
-      {".f64", Type::F64},   {".e4m3", Type::E4M3}, {".e5m2", Type::E5M2}, {".e3m2", Type::E3M2},
-      {".e2m3", Type::E2M3}, {".e2m1", Type::E2M1}, {".s8", Type::S8},     {".u8", Type::U8},
-      {".s4", Type::S4},     {".u4", Type::U4},     {".b1", Type::B1},     {".s32", Type::S32}};
-  auto it = types.find(t);
-  if (it == types.end()) return false;
-  out = it->second;
-  return true;
-}
-
-// Bits an element occupies in its register: fp8/fp6/fp4 operands of mma sit in 8-bit containers
-// (§9.7.14.5.14).
-unsigned width_of(Type t) {
-  switch (t) {
-  case Type::F16:
-  case Type::BF16:
-    return 16;
-  case Type::TF32:
-  case Type::F32:
-  case Type::S32:
-    return 32;
-  case Type::F64:
-    return 64;
-  case Type::S4:
-  case Type::U4:
-    return 4;
-  case Type::B1:
-    return 1;
-  default:
-    return 8;
-  }
-}
 
 // The element's bits from its container: "the .e2m1 value sits in bits 5..2 of its 8-bit
 // container, .e3m2/.e2m3 in bits 5..0" (§9.7.14.5.14, .kind::f8f6f4 and .kind::mxf8f6f4); the
@@ -443,8 +409,8 @@ bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
   const bool scaled = b.value("block_scale") || b.value("stype") || b.value("scale_vec") ||
                       (!kind.empty() && kind != ".kind::f8f6f4");
   Type at, bt, ct, dt;
-  if (!type_of(axis(b, "atype"), at) || !type_of(axis(b, "btype"), bt) ||
-      !type_of(axis(b, "ctype"), ct) || !type_of(axis(b, "dtype"), dt))
+  if (!mma::type_named(axis(b, "atype"), at) || !mma::type_named(axis(b, "btype"), bt) ||
+      !mma::type_named(axis(b, "ctype"), ct) || !mma::type_named(axis(b, "dtype"), dt))
     return unsupported(why, "no such mma type");
   std::string shape = axis(b, "shape");
   mma::Shape s = mma::parse_shape(shape);
@@ -466,7 +432,7 @@ bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
   p.cls.f8f6f4 = kind == ".kind::f8f6f4";
   // .kind::mxf4/.kind::mxf4nvf4 pack .e2m1 eight to a register, as .s4 (§9.7.14.5.14)
   const bool packed = kind == ".kind::mxf4" || kind == ".kind::mxf4nvf4";
-  const unsigned aw = packed ? 4 : width_of(at), bw = packed ? 4 : width_of(bt);
+  const unsigned aw = packed ? 4 : mma::register_bits(at), bw = packed ? 4 : mma::register_bits(bt);
   p.m = s.m, p.n = s.n;
   p.k = s.k;
   if (sparse) {
@@ -479,8 +445,8 @@ bool select_mma(const isa::Bound& b, Op& op, std::string& why) {
     p.a = mma::mma_layout(s, Frag::A, aw, axis(b, "alayout") == ".row");
   }
   p.b = mma::mma_layout(s, Frag::B, bw, axis(b, "blayout") == ".row");
-  p.c = mma::mma_layout(s, Frag::C, width_of(ct));
-  p.d = mma::mma_layout(s, Frag::C, width_of(dt));
+  p.c = mma::mma_layout(s, Frag::C, mma::register_bits(ct));
+  p.d = mma::mma_layout(s, Frag::C, mma::register_bits(dt));
   std::string key = b.family->mnemonic + shape + axis(b, "alayout") + axis(b, "blayout") + kind +
                     axis(b, "satfinite") + axis(b, "dtype") + axis(b, "atype") + axis(b, "btype") +
                     axis(b, "ctype") + axis(b, "bitop") + axis(b, "rnd") + axis(b, "stype") +
@@ -498,7 +464,7 @@ std::vector<unsigned> sizes(const isa::Bound& b) {
 bool select_wmma_mma(const isa::Bound& b, Op& op, std::string& why) {
   std::string atype = axis(b, "atype").empty() ? ".f16" : axis(b, "atype");
   Type at, ct, dt;
-  if (!type_of(atype, at) || !type_of(axis(b, "ctype"), ct) || !type_of(axis(b, "dtype"), dt))
+  if (!mma::type_named(atype, at) || !mma::type_named(axis(b, "ctype"), ct) || !mma::type_named(axis(b, "dtype"), dt))
     return unsupported(why, "no such wmma.mma type");
   std::vector<unsigned> regs = sizes(b); // d, a, b, c
   if (regs.size() != 4) return unsupported(why, "no fragment sizes for this wmma.mma");
@@ -508,10 +474,10 @@ bool select_wmma_mma(const isa::Bound& b, Op& op, std::string& why) {
   classify(b, at, at, ct, dt, s.k, p);
   p.m = s.m, p.n = s.n, p.k = s.k;
   p.cls.wmma = true;  // ptxas may compile wmma.mma unlike mma (src/mma/arith.cpp's recipes)
-  p.a = mma::wmma_layout(s, Frag::A, width_of(at), regs[1]);
-  p.b = mma::wmma_layout(s, Frag::B, width_of(at), regs[2]);
-  p.c = mma::wmma_layout(s, Frag::C, width_of(ct), regs[3]);
-  p.d = mma::wmma_layout(s, Frag::C, width_of(dt), regs[0]);
+  p.a = mma::wmma_layout(s, Frag::A, mma::register_bits(at), regs[1]);
+  p.b = mma::wmma_layout(s, Frag::B, mma::register_bits(at), regs[2]);
+  p.c = mma::wmma_layout(s, Frag::C, mma::register_bits(ct), regs[3]);
+  p.d = mma::wmma_layout(s, Frag::C, mma::register_bits(dt), regs[0]);
   std::string key = shape + atype + axis(b, "ctype") + axis(b, "dtype") + axis(b, "satfinite") +
                     axis(b, "op") + axis(b, "rnd");
   op.aux = reinterpret_cast<uint64_t>(keep("wmma" + key, std::move(p)));
@@ -585,7 +551,7 @@ void wmma_store(Warp& w, const Op& op, uint32_t m) {
 bool select_wmma_access(const isa::Bound& b, Op& op, std::string& why, bool store) {
   std::string type = axis(b, "type"), shape = axis(b, "shape");
   Type t;
-  if (!type_of(type, t)) return unsupported(why, "no such wmma type");
+  if (!mma::type_named(type, t)) return unsupported(why, "no such wmma type");
   std::vector<unsigned> regs = sizes(b);
   unsigned n = store ? (regs.size() > 1 ? regs[1] : 0) : (regs.empty() ? 0 : regs[0]);
   if (!n) return unsupported(why, "no fragment size for this wmma form");
@@ -593,7 +559,7 @@ bool select_wmma_access(const isa::Bound& b, Op& op, std::string& why, bool stor
   Frag f = frag == ".a" ? Frag::A : frag == ".b" ? Frag::B : Frag::C;
   mma::Shape s = mma::parse_shape(shape);
   WmmaAccess a;
-  a.l = mma::wmma_layout(s, f, width_of(t), n);
+  a.l = mma::wmma_layout(s, f, mma::register_bits(t), n);
   a.row_major = axis(b, "layout") == ".row";
   a.default_stride = a.row_major ? a.l.cols : a.l.rows;
   op.aux = reinterpret_cast<uint64_t>(
