@@ -13,10 +13,10 @@ unsigned per_register(unsigned width) {
   return width == 64 ? 1 : 32 / width;
 }
 
-Layout empty(unsigned rows, unsigned cols, unsigned width, unsigned elems) {
+Layout empty(unsigned rows, unsigned cols, unsigned width, unsigned elems, unsigned threads = 32) {
   Layout l;
   l.rows = rows, l.cols = cols, l.width = width, l.per_reg = per_register(width), l.elems = elems;
-  l.at.resize(32 * elems);
+  l.at.resize(threads * elems);
   return l;
 }
 
@@ -141,6 +141,19 @@ Layout mma_layout(Shape s, Frag f, unsigned width, bool row_major) {
   for (unsigned lane = 0; lane < 32; ++lane)
     for (unsigned i = 0; i < l.elems; ++i)
       l.at[lane * l.elems + i] = general(s, f, l.per_reg, lane, i);
+  return l;
+}
+
+Layout wgmma_layout(Shape s, Frag f, unsigned width) {
+  const Layout tile = mma_layout({16, 8, s.k}, f, width);
+  const unsigned blocks = f == Frag::A ? 1 : s.n / 8;
+  Layout l = empty(s.m, f == Frag::A ? s.k : s.n, width, tile.elems * blocks, 128);
+  for (unsigned t = 0; t < 128; ++t)
+    for (unsigned i = 0; i < l.elems; ++i) {
+      const Coord& c = tile.where(t % 32, i % tile.elems);
+      l.at[t * l.elems + i] = {0, static_cast<uint16_t>(c.row + 16 * (t / 32)),
+                               static_cast<uint16_t>(c.col + 8 * (i / tile.elems))};
+    }
   return l;
 }
 

@@ -41,6 +41,11 @@ Shape parse_shape(const std::string& qualifier); // ".m16n8k16" -> {16, 8, 16}
 // A and B; C's layout depends on whether the accumulator is .f16 (width 16) or .f32.
 Layout mma_layout(Shape s, Frag f, unsigned width, bool row_major = true);
 
+// The wgmma.mma_async fragment of matrix `f` (A from registers, or C/D) over the 128 threads of a
+// warpgroup (§9.7.15.5.1.1): warp w of the warpgroup holds rows 16w..16w+15, laid out as the
+// mma.sync m16n8 fragment of the same K, repeated every 8 columns for the N/8 column blocks of D.
+Layout wgmma_layout(Shape s, Frag f, unsigned width);
+
 // The wmma fragment of matrix `f` for a wmma shape (§9.7.14.4.1) with elements of `width` bits
 // and `regs` registers per lane (isa::fragment_sizes). The ISA leaves these layouts unspecified;
 // the table in layout.cpp gives the sm_80+ reading.

@@ -20,13 +20,13 @@ constexpr Reason kBySection[] = {
     {"9.7.10", "textures (issue 21)"},
     {"9.7.11", "surfaces (issue 21)"},
     {"9.7.13.16", "bulk copies and TMA (issue 15)"},               // tensormap.cp_fenceproxy
-    {"9.7.15", "warpgroup MMA (issue 14)"},
     {"9.7.16", "tcgen05 / Tensor Memory (issue 17)"},
 };
 
 // Single families.
 constexpr Reason kByFamily[] = {
     {"slct §9.7.6.4", "not written yet"},
+    {"wgmma.mma_async.sp §9.7.15.6.3", "sparse warpgroup MMA (issue 14)"},
     {"st.async §9.7.9.12", "clusters (issue 16): a store into another CTA's shared memory"},
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},

@@ -1,0 +1,44 @@
+// PTX §9.7.15.5.1 (001_23fdd5978b24a3ed.txt): matrix descriptors and canonical layouts.
+#include "mma/descriptor.h"
+
+namespace ptxvm::mma {
+
+MatrixDescriptor decode_descriptor(uint64_t bits) {
+  auto field = [&](unsigned lo) { return static_cast<uint32_t>((bits >> lo) & 0x3FFF) << 4; };
+  MatrixDescriptor d;
+  d.start = field(0);
+  d.leading = field(16);
+  d.stride = field(32);
+  d.base_offset = static_cast<uint8_t>((bits >> 49) & 7);
+  d.swizzle = static_cast<Swizzle>(bits >> 62);
+  return d;
+}
+
+uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,
+                             unsigned k) {
+  const unsigned per_chunk = 128 / elem_bits;  // T: elements in 16 bytes
+  const unsigned swizzle_bits = d.swizzle == Swizzle::B128 ? 3 : d.swizzle == Swizzle::B64 ? 2
+                                : d.swizzle == Swizzle::B32 ? 1 : 0;
+  const uint64_t row_bytes = 16u << swizzle_bits;  // a swizzle pattern's row: 16, 32, 64, 128
+  uint64_t bytes;       // offset of the element's 16-byte chunk from the start address
+  unsigned inner;       // the element's place inside its chunk
+  if (k_major) {
+    inner = k % per_chunk;
+    const uint64_t row = mn % 8, group = mn / 8, chunk = k / per_chunk;
+    bytes = row * row_bytes + group * d.stride + chunk * (swizzle_bits ? 16 : d.leading);
+  } else if (!swizzle_bits) {
+    inner = mn % per_chunk;
+    bytes = (mn / per_chunk) * d.stride + (k % 8) * 16 + (k / 8) * d.leading;
+  } else {
+    inner = mn % per_chunk;
+    const uint64_t chunks = row_bytes / 16, chunk = mn / per_chunk;
+    bytes = (chunk % chunks) * 16 + (chunk / chunks) * d.leading + (k % 8) * row_bytes + (k / 8) * d.stride;
+  }
+  const uint64_t inner_bits = uint64_t{inner} * elem_bits;
+  uint64_t address = d.start + bytes + inner_bits / 8;
+  const uint64_t mask = (uint64_t{1} << swizzle_bits) - 1;
+  address ^= ((address >> 7) & mask) << 4;  // Swizzle<B,4,3>
+  return address * 8 + inner_bits % 8;
+}
+
+}  // namespace ptxvm::mma

@@ -1,0 +1,37 @@
+// Shared-memory matrix descriptors and the canonical layouts they describe (PTX §9.7.15.5.1,
+// 001_23fdd5978b24a3ed.txt): how wgmma.mma_async (and later tcgen05.mma) finds element (mn, k)
+// of an A or B operand in shared memory.
+#pragma once
+
+#include <cstdint>
+
+namespace ptxvm::mma {
+
+// Bits 62-63 of a descriptor (§9.7.15.5.1.2.2 table): the swizzle the operand was stored with.
+enum class Swizzle : uint8_t { None = 0, B128 = 1, B64 = 2, B32 = 3 };
+
+// A decoded 64-bit matrix descriptor, in bytes: start address (bits 0-13), leading- and
+// stride-dimension byte offsets (bits 16-29, 32-45), each encoded as (x & 0x3FFFF) >> 4;
+// the base offset (bits 49-51) and the swizzle mode.
+struct MatrixDescriptor {
+  uint32_t start = 0, leading = 0, stride = 0;
+  uint8_t base_offset = 0;
+  Swizzle swizzle = Swizzle::None;
+};
+
+MatrixDescriptor decode_descriptor(uint64_t bits);
+
+// The shared-memory address, in bits (an element of fewer than 8 bits sits inside its byte), of
+// element (mn, k) of an operand stored `k_major` (K contiguous within a 16-byte row chunk) or
+// MN-major, with elements of `elem_bits` bits, under the canonical layout of §9.7.15.5.1.2.1.3
+// for the descriptor's swizzle (T = 128 / elem_bits elements per 16 bytes):
+//   K-major   none  ((8,m),(T,2k)):((1T,SBO),(1,LBO))     MN-major none  ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))
+//             32B   ((8,m),(T,2k)):((2T,SBO),(1,T))                32B   ((T,2,m),(8,k)):((1,T,LBO),(2T,SBO))
+//             64B   ((8,m),(T,2k)):((4T,SBO),(1,T))                64B   ((T,4,m),(8,k)):((1,T,LBO),(4T,SBO))
+//             128B  ((8,m),(T,2k)):((8T,SBO),(1,T))                128B  ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))
+// then Swizzle<B,4,3> on the byte address (B = 1, 2, 3 for 32B, 64B, 128B): bits 4..4+B of the
+// address XOR bits 7..7+B, which repeat every 256, 512, 1024 bytes.
+uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,
+                             unsigned k);
+
+}  // namespace ptxvm::mma

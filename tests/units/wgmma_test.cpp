@@ -1,0 +1,126 @@
+// The warpgroup MMA unit (src/units/wgmma, PTX §9.7.15, 001_23fdd5978b24a3ed.txt): when results
+// land, chains, and the misuse the ISA makes undefined. Every element of A and B here is 1.0, so
+// each D element is C + K whatever the layouts; tests/hw/wgmma holds the H100's bits.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <string>
+
+#include "harness.h"
+
+namespace ptxvm::test {
+namespace {
+
+// A kernel of one m64n8k16 f32 <- f16 x f16 wgmma over a shared tile of 1.0s, accumulators
+// starting at 5.0; `body` runs between the setup and the end and may store f32 %f1 to out[%rd2].
+std::string wgmma_kernel(const std::string& body) {
+  return ".version 8.0\n.target sm_90a\n.address_size 64\n"
+         ".visible .entry k(.param .u64 out, .param .u64 start)\n{\n"
+         ".reg .b32 %r<16>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<16>;\n.reg .pred %p<4>;\n"
+         ".shared .align 128 .b8 tile[8192];\n"
+         "ld.param.u64 %rd9, [out];\nld.param.u64 %rd5, [start];\n"
+         "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd2, %rd9, %rd2;\n"
+         // 64 bytes of 1.0 (f16 0x3c00) per thread: the whole tile
+         "mov.u32 %r2, tile;\nshl.b32 %r3, %r1, 6;\nadd.u32 %r3, %r2, %r3;\nmov.u32 %r4, 0;\n"
+         "FILL:\nst.shared.u32 [%r3], 0x3c003c00;\nadd.u32 %r3, %r3, 4;\nadd.u32 %r4, %r4, 1;\n"
+         "setp.lt.u32 %p1, %r4, 16;\n@%p1 bra FILL;\n"
+         "bar.sync 0;\nfence.proxy.async.shared::cta;\n"
+         // descriptor: start address >> 4, leading byte offset 128, stride byte offset 256, no swizzle
+         "shr.u64 %rd1, %rd5, 4;\nand.b64 %rd1, %rd1, 0x3fff;\nor.b64 %rd1, %rd1, 0x0000001000080000;\n"
+         "mov.f32 %f1, 0f40A00000;\nmov.f32 %f2, 0f40A00000;\nmov.f32 %f3, 0f40A00000;\nmov.f32 %f4, 0f40A00000;\n"
+         "mov.f32 %f5, 0f40A00000;\nmov.f32 %f6, 0f40A00000;\nmov.f32 %f7, 0f40A00000;\nmov.f32 %f8, 0f40A00000;\n"
+         "setp.eq.u32 %p2, %r1, %r1;\n"
+         "wgmma.fence.sync.aligned;\n" +
+         body + "\nret;\n}\n";
+}
+
+const char* kMma = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, %p2, 1, 1, 0, 0;\n";
+
+// Reading accumulators before the wait that retires them is undefined (§9.7.15.7.3); the reads
+// here show where ptxvm lands the operation. bar.sync keeps every warp's early read ahead of any
+// warp's wait: the first wait of the warpgroup lands an operation for all four warps.
+TEST(Wgmma, AccumulatorsChangeAtTheWaitThatRetiresTheirGroup) {  // §9.7.15.7.3
+  Harness h;
+  h.load(wgmma_kernel(std::string(kMma) + kMma +  // a chain of two on the same accumulators
+                      "wgmma.commit_group.sync.aligned;\n"
+                      "st.global.f32 [%rd2], %f1;\n"  // before the wait: still C
+                      "bar.sync 0;\n"
+                      "wgmma.wait_group.sync.aligned 0;\n"
+                      "st.global.f32 [%rd2+512], %f1;\nst.global.f32 [%rd2+1024], %f4;\n"));
+  uint64_t out = h.buffer(std::vector<float>(384, -1.0f));
+  ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
+  auto r = h.read<float>(out, 384);
+  for (int t = 0; t < 128; ++t) {
+    EXPECT_EQ(r[t], 5.0f) << t;
+    EXPECT_EQ(r[128 + t], 5.0f + 16 + 16) << t;  // C + K, twice
+    EXPECT_EQ(r[256 + t], 5.0f + 16 + 16) << t;
+  }
+}
+
+TEST(Wgmma, WaitGroupLeavesTheNewestGroupsPending) {  // §9.7.15.7.3
+  Harness h;
+  h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\n" +
+                      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f5, %f6, %f7, %f8}, %rd1, %rd1, %p2, 1, 1, 0, 0;\n"
+                      "wgmma.commit_group.sync.aligned;\n"
+                      "wgmma.wait_group.sync.aligned 1;\nbar.sync 0;\n"
+                      "st.global.f32 [%rd2], %f1;\nst.global.f32 [%rd2+512], %f5;\nbar.sync 0;\n"
+                      "wgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd2+1024], %f5;\n"));
+  uint64_t out = h.buffer(std::vector<float>(384, -1.0f));
+  ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
+  auto r = h.read<float>(out, 384);
+  for (int t = 0; t < 128; ++t) {
+    EXPECT_EQ(r[t], 21.0f) << t;
+    EXPECT_EQ(r[128 + t], 5.0f) << t;  // the newest group is still pending
+    EXPECT_EQ(r[256 + t], 21.0f) << t;
+  }
+}
+
+TEST(Wgmma, ScaleDFalseIgnoresTheAccumulators) {  // §9.7.15.5.2
+  Harness h;
+  h.load(wgmma_kernel("setp.ne.u32 %p3, %r1, %r1;\n"
+                      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, %p3, 1, 1, 0, 0;\n"
+                      "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd2], %f2;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
+  ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
+  for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 16.0f);
+}
+
+TEST(Wgmma, NegatedOperandsNegateTheProducts) {  // imm-scale-a = -1 (§9.7.15.5.2)
+  Harness h;
+  h.load(wgmma_kernel("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, %p2, -1, 1, 0, 0;\n"
+                      "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd2], %f3;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
+  ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
+  for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 5.0f - 16);
+}
+
+TEST(Wgmma, AWarpgroupIsFourFullWarps) {  // §9.7.15.2
+  Harness h;
+  h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
+  auto r = h.launch("k", {1}, {96}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("needs a warpgroup of four full warps"), std::string::npos) << r.error;
+}
+
+TEST(Wgmma, EveryThreadOfTheWarpgroupExecutesIt) {  // .aligned (§9.7.15)
+  Harness h;
+  h.load(wgmma_kernel("setp.ne.u32 %p3, %r1, 7;\n@%p3 " + std::string(kMma)));
+  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
+  auto r = h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("lane 7 does not"), std::string::npos) << r.error;
+}
+
+TEST(Wgmma, ADescriptorOutsideSharedMemoryIsReported) {  // §9.7.15.5.1
+  Harness h;
+  h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
+  auto r = h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{200000})});  // start past the 8 KiB tile
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("outside the CTA's"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("wgmma.wait_group"), std::string::npos) << r.error;  // where the operation lands
+}
+
+}  // namespace
+}  // namespace ptxvm::test
