@@ -38,7 +38,6 @@ constexpr Reason kByFamily[] = {
     {"red.async §9.7.13.7", "clusters (issue 16): a reduction into another CTA's shared memory"},
     {"clusterlaunchcontrol.try_cancel §9.7.13.17", "clusters (issue 16)"},
     {"clusterlaunchcontrol.query_cancel §9.7.13.18", "clusters (issue 16)"},
-    {"setmaxnreg §9.7.19.5", "warp-specialised register reallocation, with warpgroup MMA (issue 14)"},
 };
 
 }  // namespace

@@ -1,9 +1,10 @@
 // Memory ordering, PTX §9.7.13.4 (membar, fence), §9.7.13.13 (griddepcontrol);
-// brkpt, nanosleep, pmevent and trap from §9.7.19 (001_23fdd5978b24a3ed.txt,
+// brkpt, nanosleep, pmevent, trap and setmaxnreg from §9.7.19 (001_23fdd5978b24a3ed.txt,
 // 000_70a4b524dfe259fa.txt).
 #include <atomic>
 #include <bit>
 
+#include "exec/engine.h"
 #include "exec/warp.h"
 #include "program/registry.h"
 
@@ -42,6 +43,20 @@ void brkpt(Warp& w, const Op&, uint32_t m) {
                    "brkpt executed: breakpoint with no debugger attached (§9.7.19.1)"};
 }
 
+// setmaxnreg (§9.7.19.5) is a hint: this device gives every thread all the registers its kernel
+// declares, so no request waits and none releases anything. The rules of the hint still hold:
+// .sync.aligned across the whole warpgroup of four full warps.
+void setmaxnreg(Warp& w, const Op& op, uint32_t m) {
+  const uint32_t first = w.index / 4 * 4;
+  const auto& warps = w.cta->warps;
+  bool whole = first + 4 <= warps.size();
+  for (uint32_t i = first; whole && i < first + 4; ++i) whole = warps[i].alive == ~0u;
+  if (m == ~0u && whole) return;
+  w.fault_lane = std::countr_zero(m);
+  throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, 0, 0,
+                   "'" + op.text + "' must be executed by every thread of a warpgroup of four full warps (§9.7.19.5)"};
+}
+
 template <program::Handler H>
 bool plain(const isa::Bound&, Op& op, std::string&) {
   op.fn = H;
@@ -59,6 +74,7 @@ const program::Registration registered([](program::Registry& r) {
   r["pmevent §9.7.19.3"] = plain<&nothing>;
   r["griddepcontrol §9.7.13.13"] = plain<&nothing>;
   r["trap §9.7.19.4"] = plain<&trap>;
+  r["setmaxnreg §9.7.19.5"] = plain<&setmaxnreg>;
 });
 
 }  // namespace ptxvm::sem

@@ -60,5 +60,20 @@ TEST(Sync, GriddepcontrolOrdersDependentLaunches) {
   for (uint32_t t = 0; t < 256; ++t) EXPECT_EQ(got[t * 4], 1 + 2 * t) << t;
 }
 
+// setmaxnreg is a hint this device needs not act on, but its .sync.aligned rule holds: all
+// threads of a warpgroup of four full warps (§9.7.19.5).
+TEST(Sync, SetmaxnregNeedsAWholeWarpgroup) {
+  Harness h;
+  h.load(kernel_ptx("setmaxnreg.dec.sync.aligned.u32 40;\nsetmaxnreg.inc.sync.aligned.u32 232;\n"
+                    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd1, %r1, 4;\nadd.u64 %rd1, %rd_out, %rd1;\n"
+                    "st.global.u32 [%rd1], %r1;\n", "sm_90a"));
+  uint64_t out = h.buffer(std::vector<uint32_t>(256, 0));
+  ASSERT_TRUE(h.launch("k", {1}, {256}, {arg(out), arg(uint64_t{0})}).ok);
+  EXPECT_EQ(h.read<uint32_t>(out, 256)[255], 255u);
+  auto r = h.launch("k", {1}, {96}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("warpgroup of four full warps (§9.7.19.5)"), std::string::npos) << r.error;
+}
+
 }  // namespace
 }  // namespace ptxvm::test
