@@ -21,6 +21,7 @@
 #include "isa/fragments.h"
 #include "mma/arith.h"
 #include "mma/layout.h"
+#include "mma/sparse.h"
 #include "mma/types.h"
 #include "sem/dispatch.h"
 #include "program/registry.h"
@@ -174,14 +175,7 @@ void scatter(Warp& w, const Arg& v, const Layout& l, const uint32_t* index, cons
 
 enum class Arith : uint8_t { Float, Int, B1 };
 
-// Sparse A (§9.7.14.6.1): each metadata nibble places the non-zero elements of one chunk of a
-// row of A; its low two bits give the first element's index, its high two bits the second's.
-//   Pairs:   .f16/.bf16, 8-bit types: 2:4, chunks of 4 elements, the two elements at the indices.
-//   Tf32:    1:2, chunks of 2 elements; the indices count 16-bit halves (0b0100 element 0,
-//            0b1110 element 1), so the element sits at the first index / 2 (the other values
-//            are undefined; an H200 gives neither this nor a placement by halves for them).
-//   Quads:   .s4/.u4: 4:8 by pairs, chunks of 8; the indices place 2-element sub-chunks.
-enum class Sparsity : uint8_t { Dense, Pairs, Tf32, Quads };
+using mma::Sparsity;
 
 struct Product {
   Arith arith;
@@ -197,45 +191,11 @@ struct Product {
 // For each element of the compressed M x K/2 matrix A of mma.sp, its column in the dense A, which
 // is the row of B it multiplies: a sparse product is a dense one of length K/2 over the rows of B
 // the metadata selects, and the arithmetic model sums exactly those K/2 products. From the metadata
-// operand (args[4]) of the lanes the sparsity selector (args[5]) names (§9.7.14.6.1-2; the
-// figures there, as an H200 reads them: tests/hw/mma mma_sp.bin for every recorded shape and
-// type; .tf32 confirmed on an H200 with valid 0b0100/0b1110 metadata).
-// Quad q (lanes 4q..4q+3) describes rows q and q + 8; with C chunks per row, T = C/4 of its lanes
-// contribute: lane%4 = selector (T = 1), 2 * selector + t (T = 2), t (T = 4). Each holds eight
-// nibbles: for 16- and 32-bit types lane t holds chunks 4t..4t+3, of row q in nibbles 0-3 and of
-// row q + 8 in nibbles 4-7; for 8- and 4-bit types lane t holds chunks 8(t/2)..8(t/2)+7 of row
-// q + 8(t%2), in nibbles 0-7. Equal indices in one nibble (undefined) select one row twice.
+// operand (args[4]) of the lanes the sparsity selector (args[5]) names (mma/sparse.h).
 std::vector<uint16_t> sparse_rows(Warp& w, const Op& op, const Product& p) {
-  unsigned chunk = p.sparsity == Sparsity::Quads ? 8 : p.sparsity == Sparsity::Tf32 ? 2 : 4;
-  unsigned chunks = p.k / chunk, lanes = chunks / 4, kc = p.k / 2, per_chunk = chunk / 2;
-  bool narrow = p.a.width <= 8;
-  unsigned selector = w.get<uint32_t>(op.args[5], 0);
-  std::vector<uint16_t> rows(size_t{p.m} * kc);
-  for (unsigned q = 0; q < 8; ++q)
-    for (unsigned h = 0; h < 2; ++h)
-      for (unsigned c = 0; c < chunks; ++c) {
-        unsigned t = narrow ? (c / 8) * 2 + h : c / 4, at = narrow ? c % 8 : h * 4 + c % 4;
-        unsigned lane = 4 * q + (lanes == 1 ? selector : lanes == 2 ? 2 * selector : 0) + t;
-        uint32_t nibble =
-            (w.get<uint32_t>(op.args[4], static_cast<int>(lane % 32)) >> (4 * at)) & 0xf;
-        unsigned row = q + 8 * h;
-        for (unsigned e = 0; e < per_chunk; ++e) {
-          unsigned col;
-          switch (p.sparsity) {
-          case Sparsity::Tf32:
-            col = c * 2 + (nibble & 3) / 2;
-            break;
-          case Sparsity::Quads:
-            col = c * 8 + 2 * ((nibble >> (2 * (e / 2))) & 3) + e % 2;
-            break;
-          default:
-            col = c * 4 + ((nibble >> (2 * e)) & 3);
-            break;
-          }
-          rows[size_t{row} * kc + c * per_chunk + e] = static_cast<uint16_t>(col);
-        }
-      }
-  return rows;
+  uint32_t metadata[32];
+  for (int lane = 0; lane < 32; ++lane) metadata[lane] = w.get<uint32_t>(op.args[4], lane);
+  return mma::sparse_columns(p.sparsity, p.k, p.a.width, w.get<uint32_t>(op.args[5], 0), metadata);
 }
 
 // D = A·B + C for every set (the m8n8k4 .f16 quad pairs), args d, a, b, c.

@@ -14,7 +14,7 @@ namespace {
 // A kernel of one m64n8k16 f32 <- f16 x f16 wgmma over a shared tile of 1.0s, accumulators
 // starting at 5.0; `body` runs between the setup and the end and may store f32 %f1 to out[%rd2].
 std::string wgmma_kernel(const std::string& body) {
-  return ".version 8.0\n.target sm_90a\n.address_size 64\n"
+  return ".version 8.2\n.target sm_90a\n.address_size 64\n"
          ".visible .entry k(.param .u64 out, .param .u64 start)\n{\n"
          ".reg .b32 %r<16>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<16>;\n.reg .pred %p<4>;\n"
          ".shared .align 128 .b8 tile[8192];\n"
@@ -92,6 +92,16 @@ TEST(Wgmma, NegatedOperandsNegateTheProducts) {  // imm-scale-a = -1 (§9.7.15.5
   uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
   ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
   for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 5.0f - 16);
+}
+
+TEST(Wgmma, SparseASumsHalfOfK) {  // wgmma.mma_async.sp, 2:4 (§9.7.15.6.1, 002_fd7b654cd2816116.txt)
+  Harness h;
+  h.load(wgmma_kernel("mov.u32 %r5, 0x44444444;\n"
+                      "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, %r5, 0, %p2, 1, 1, 0, 0;\n"
+                      "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd2], %f4;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
+  ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
+  for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 5.0f + 16);
 }
 
 TEST(Wgmma, AWarpgroupIsFourFullWarps) {  // §9.7.15.2

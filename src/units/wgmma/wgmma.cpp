@@ -27,6 +27,7 @@
 #include "mma/arith.h"
 #include "mma/descriptor.h"
 #include "mma/layout.h"
+#include "mma/sparse.h"
 #include "mma/types.h"
 #include "program/registry.h"
 
@@ -51,8 +52,11 @@ struct Plan {
   bool satfinite = false;
   bool negate_a = false, negate_b = false;  // imm-scale-a/b = -1
   bool trans_a = false, trans_b = false;    // imm-trans-a/b = 1: the operand is MN-major
+  mma::Sparsity sparsity = mma::Sparsity::Dense;  // wgmma.mma_async.sp: A is M x K/2, with metadata
+  unsigned scale_d_arg = 3;                 // the operand index of scale-d (5 for .sp)
   mma::Layout a_layout;                     // A's register fragment, when from registers
   mma::Layout d_layout;                     // the accumulators
+  unsigned a_cols() const { return sparsity == mma::Sparsity::Dense ? shape.k : shape.k / 2; }
 };
 
 [[noreturn]] void undefined(Warp& w, int lane, const std::string& what) {
@@ -110,19 +114,19 @@ struct Mma {
     if (done) return;
     done = true;
     const Plan& p = *plan;
-    const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k;
-    std::vector<uint64_t> a(size_t{m} * k), b(size_t{k} * n), c(size_t{m} * n, 0), d(size_t{m} * n);
+    const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
+    std::vector<uint64_t> a(size_t{m} * ka), b(size_t{k} * n), c(size_t{m} * n, 0), d(size_t{m} * n);
     const Arg& dv = op->args[0];
     if (p.a_from_registers) {
       for (unsigned t = 0; t < kWarpgroupThreads; ++t)
         for (unsigned i = 0; i < p.a_layout.elems; ++i) {
           const mma::Coord& at = p.a_layout.where(t, i);
-          a[size_t{at.row} * k + at.col] = element(p.a_layout, op->args[1], t, i);
+          a[size_t{at.row} * ka + at.col] = element(p.a_layout, op->args[1], t, i);
         }
     } else {
       const mma::MatrixDescriptor da = mma::decode_descriptor(desc_a);
       for (unsigned i = 0; i < m; ++i)
-        for (unsigned kk = 0; kk < k; ++kk) a[size_t{i} * k + kk] = shared_element(w, da, !p.trans_a, p.a, i, kk);
+        for (unsigned kk = 0; kk < ka; ++kk) a[size_t{i} * ka + kk] = shared_element(w, da, !p.trans_a, p.a, i, kk);
     }
     const mma::MatrixDescriptor db = mma::decode_descriptor(desc_b);
     for (unsigned j = 0; j < n; ++j)
@@ -148,10 +152,30 @@ struct Mma {
       }
   }
 
-  void compute(Warp& w, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
-               const std::vector<uint64_t>& c, std::vector<uint64_t>& d) const {
+  // For .sp, the row of B (dense column of A) of each element of the compressed A, from the
+  // metadata registers of each warp (§9.7.15.6.2: warp w describes rows 16w..16w+15); empty when dense.
+  std::vector<uint16_t> sparse_rows() {
     const Plan& p = *plan;
-    const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k;
+    if (p.sparsity == mma::Sparsity::Dense) return {};
+    const unsigned ka = p.a_cols();
+    std::vector<uint16_t> rows(size_t{p.shape.m} * ka);
+    for (unsigned wi = 0; wi < 4; ++wi) {
+      uint32_t metadata[32];
+      for (unsigned lane = 0; lane < 32; ++lane)
+        metadata[lane] = cta->warps[first_warp + wi].get<uint32_t>(op->args[3], static_cast<int>(lane));
+      const std::vector<uint16_t> cols = mma::sparse_columns(p.sparsity, p.shape.k, mma::register_bits(p.a),
+                                                             static_cast<unsigned>(op->args[4].imm), metadata);
+      std::copy(cols.begin(), cols.end(), rows.begin() + size_t{16} * wi * ka);
+    }
+    return rows;
+  }
+
+  void compute(Warp& w, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+               const std::vector<uint64_t>& c, std::vector<uint64_t>& d) {
+    const Plan& p = *plan;
+    const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
+    const std::vector<uint16_t> brow = sparse_rows();
+    auto b_row = [&](unsigned i, unsigned kk) { return brow.empty() ? kk : brow[size_t{i} * ka + kk]; };
     if (p.a == Type::B1) {  // c + popc(a AND b) over K bits (§9.7.15.5.2 .and.popc)
       std::vector<uint32_t> row(k / 32), col(k / 32);
       for (unsigned i = 0; i < m; ++i) {
@@ -167,18 +191,26 @@ struct Mma {
       return;
     }
     if (p.a == Type::S8 || p.a == Type::U8) {
-      std::vector<uint64_t> col(k);
-      for (unsigned j = 0; j < n; ++j) {
-        for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
-        for (unsigned i = 0; i < m; ++i)
+      std::vector<uint64_t> col(ka);
+      for (unsigned i = 0; i < m; ++i)
+        for (unsigned j = 0; j < n; ++j) {
+          for (unsigned kk = 0; kk < ka; ++kk) col[kk] = b[size_t{b_row(i, kk)} * n + j];
           d[size_t{i} * n + j] = static_cast<uint32_t>(mma::dot_int(
-              p.a, p.b, k, &a[size_t{i} * k], col.data(), static_cast<int32_t>(c[size_t{i} * n + j]), p.satfinite));
-      }
+              p.a, p.b, ka, &a[size_t{i} * ka], col.data(), static_cast<int32_t>(c[size_t{i} * n + j]), p.satfinite));
+        }
       return;
     }
-    mma::FloatClass cls{p.a, p.b, p.d, p.d, k};
+    mma::FloatClass cls{p.a, p.b, p.d, p.d, ka};
     cls.wgmma = true;
-    mma::gemm(w.launch->tensor_model, cls, m, n, a.data(), b.data(), c.data(), d.data());
+    if (brow.empty()) {
+      mma::gemm(w.launch->tensor_model, cls, m, n, a.data(), b.data(), c.data(), d.data());
+      return;
+    }
+    std::vector<uint64_t> rows(size_t{ka} * n);  // per row of A, the rows of B its metadata selects
+    for (unsigned i = 0; i < m; ++i) {
+      for (unsigned kk = 0; kk < ka; ++kk) std::copy_n(&b[size_t{b_row(i, kk)} * n], n, &rows[size_t{kk} * n]);
+      mma::gemm(w.launch->tensor_model, cls, 1, n, &a[size_t{i} * ka], rows.data(), &c[size_t{i} * n], &d[size_t{i} * n]);
+    }
   }
 };
 
@@ -235,7 +267,7 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   mma->first_warp = w.index / 4 * 4;
   if (!p.a_from_registers) mma->desc_a = w.get<uint64_t>(op.args[1], 0);
   mma->desc_b = w.get<uint64_t>(op.args[2], 0);
-  mma->scale_d = w.get<bool>(op.args[3], 0);
+  mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
   for (uint32_t i = 0; i < 4; ++i) {
     Warp& member = w.cta->warps[mma->first_warp + i];
     u.groups[member.index].issue(0, {mma, &member});
@@ -278,9 +310,13 @@ bool select_mma_async(const isa::Bound& b, Op& op, std::string& why) {
   p.shape = mma::parse_shape(*shape);
   p.satfinite = b.value("satfinite") != nullptr;
   p.a_from_registers = op.args[1].kind == ArgKind::Vector;
-  // d, a, b-desc, scale-d, then the immediates: imm-scale-a, imm-scale-b, imm-trans-a (A from
-  // shared memory only), imm-trans-b.
-  size_t next = 4;
+  if (b.family->mnemonic == "wgmma.mma_async.sp") {
+    p.sparsity = p.a == Type::TF32 ? mma::Sparsity::Tf32 : mma::Sparsity::Pairs;
+    p.scale_d_arg = 5;
+  }
+  // d, a, b-desc, (for .sp: sp-meta, sp-sel), scale-d, then the immediates: imm-scale-a,
+  // imm-scale-b, imm-trans-a (A from shared memory only), imm-trans-b.
+  size_t next = p.scale_d_arg + 1;
   auto imm = [&]() -> int64_t { return next < op.args.size() ? static_cast<int64_t>(op.args[next++].imm) : 1; };
   const bool is_float = p.a != Type::S8 && p.a != Type::U8 && p.a != Type::B1;
   if (is_float) {
@@ -299,7 +335,7 @@ bool select_mma_async(const isa::Bound& b, Op& op, std::string& why) {
     return false;
   }
   if (p.a_from_registers) {
-    p.a_layout = mma::wgmma_layout(p.shape, mma::Frag::A, mma::register_bits(p.a));
+    p.a_layout = mma::wgmma_layout({p.shape.m, p.shape.n, p.a_cols()}, mma::Frag::A, mma::register_bits(p.a));
     if (op.args[1].elems.size() != p.a_layout.regs()) {
       why = "the A fragment has " + std::to_string(op.args[1].elems.size()) + " registers; " + *shape + *atype +
             " needs " + std::to_string(p.a_layout.regs());
@@ -320,6 +356,7 @@ bool plain(const isa::Bound&, Op& op, std::string&) {
 
 const program::Registration registered([](program::Registry& r) {
   r["wgmma.mma_async §9.7.15.5.2"] = select_mma_async;
+  r["wgmma.mma_async.sp §9.7.15.6.3"] = select_mma_async;
   r["wgmma.fence §9.7.15.7.1"] = plain<&fence>;
   r["wgmma.commit_group §9.7.15.7.2"] = plain<&commit_group>;
   r["wgmma.wait_group §9.7.15.7.3"] = [](const isa::Bound&, Op& op, std::string&) {
