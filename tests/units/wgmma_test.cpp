@@ -104,6 +104,27 @@ TEST(Wgmma, SparseASumsHalfOfK) {  // wgmma.mma_async.sp, 2:4 (§9.7.15.6.1, 002
   for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 5.0f + 16);
 }
 
+TEST(Wgmma, WritingTheAccumulatorsBeforeTheWaitIsReported) {  // §9.7.15.7.3
+  Harness h;
+  h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\n"
+                      "setp.eq.u32 %p3, %r1, 70;\n@%p3 mov.f32 %f3, 0f00000000;\n"
+                      "wgmma.wait_group.sync.aligned 0;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
+  auto r = h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("accumulator 2 of warp 2 lane 6 was written after the wgmma.mma_async"), std::string::npos)
+      << r.error;
+}
+
+TEST(Wgmma, DescriptorsDifferingAcrossTheWarpgroupAreReported) {  // §9.7.15.5.2
+  Harness h;
+  h.load(wgmma_kernel("setp.eq.u32 %p3, %r1, 100;\n@%p3 add.u64 %rd1, %rd1, 8;\n" + std::string(kMma)));
+  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
+  auto r = h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("matrix descriptors of warp 3 lane 4 differ"), std::string::npos) << r.error;
+}
+
 TEST(Wgmma, AWarpgroupIsFourFullWarps) {  // §9.7.15.2
   Harness h;
   h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"));

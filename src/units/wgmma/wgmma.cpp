@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "exec/async_groups.h"
@@ -74,6 +75,10 @@ uint64_t sign_bit(Type t) {
   }
 }
 
+// The values wgmma operations last wrote into registers of the CTA, by (warp * 32 + lane) << 32 |
+// slot.
+using Ledger = std::unordered_map<uint64_t, uint64_t>;
+
 // One issued wgmma.mma_async of a warpgroup.
 struct Mma {
   const Plan* plan;
@@ -83,6 +88,43 @@ struct Mma {
   uint64_t desc_a = 0, desc_b;
   bool scale_d;
   bool done = false;
+  Ledger* ledger;
+  std::vector<uint64_t> at_issue;  // per thread, the registers of d, then of a when from registers
+
+  // The registers the operation reads and writes asynchronously: d's, and a's when from registers.
+  template <typename F>
+  void each_register(F f) const {
+    for (unsigned t = 0; t < kWarpgroupThreads; ++t) {
+      for (const Arg& e : op->args[0].elems) f(t, e.reg);
+      if (plan->a_from_registers)
+        for (const Arg& e : op->args[1].elems) f(t, e.reg);
+    }
+  }
+  uint64_t key(unsigned t, uint32_t slot) const { return uint64_t{first_warp * 32 + t} << 32 | slot; }
+
+  void snapshot() {
+    each_register([&](unsigned t, uint32_t slot) { at_issue.push_back(reg(t, slot)); });
+  }
+
+  // Between issue and the wait that retires it, only a later wgmma.mma_async of the same chain may
+  // write the operation's registers (§9.7.15.7.3): each must hold what it held at issue or what
+  // the last wgmma to land wrote there.
+  void check_untouched(Warp& w) const {
+    const size_t per_thread = at_issue.size() / kWarpgroupThreads, accumulators = op->args[0].elems.size();
+    size_t i = 0;
+    each_register([&](unsigned t, uint32_t slot) {
+      const size_t j = i % per_thread;
+      const uint64_t now = reg(t, slot), then = at_issue[i++];
+      if (now == then) return;
+      const auto landed = ledger->find(key(t, slot));
+      if (landed != ledger->end() && landed->second == now) return;
+      undefined(w, static_cast<int>(t % 32),
+                "'" + op->text + "': " + (j < accumulators ? "accumulator " + std::to_string(j) : "A register " + std::to_string(j - accumulators)) +
+                    " of warp " + std::to_string(first_warp + t / 32) + " lane " + std::to_string(t % 32) +
+                    " was written after the wgmma.mma_async that reads it and before the wgmma.wait_group "
+                    "that retires it (§9.7.15.7.3)");
+    });
+  }
 
   // Thread t's register `slot` (t = 0..127 of the warpgroup).
   uint64_t& reg(unsigned t, uint32_t slot) const { return cta->warps[first_warp + t / 32].slot(slot, static_cast<int>(t % 32)); }
@@ -113,6 +155,7 @@ struct Mma {
   void run(Warp& w) {
     if (done) return;
     done = true;
+    check_untouched(w);
     const Plan& p = *plan;
     const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
     std::vector<uint64_t> a(size_t{m} * ka), b(size_t{k} * n), c(size_t{m} * n, 0), d(size_t{m} * n);
@@ -150,6 +193,8 @@ struct Mma {
         const uint64_t mask = ((uint64_t{1} << p.d_layout.width) - 1) << shift;
         r = (r & ~mask) | ((d[size_t{at.row} * n + at.col] << shift) & mask);
       }
+    for (unsigned t = 0; t < kWarpgroupThreads; ++t)
+      for (const Arg& e : dv.elems) (*ledger)[key(t, e.reg)] = reg(t, e.reg);
   }
 
   // For .sp, the row of B (dense column of A) of each element of the compressed A, from the
@@ -234,6 +279,7 @@ public:
   }
   std::vector<exec::Rendezvous> meeting;
   std::vector<exec::AsyncGroups<Issued>> groups;
+  Ledger landed;
 };
 
 // The warpgroup of `w` must be four full warps of the CTA, and every lane must execute (.aligned).
@@ -267,7 +313,17 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   mma->first_warp = w.index / 4 * 4;
   if (!p.a_from_registers) mma->desc_a = w.get<uint64_t>(op.args[1], 0);
   mma->desc_b = w.get<uint64_t>(op.args[2], 0);
+  for (uint32_t i = 0; i < 4; ++i) {  // "the same across all the warps in the warpgroup" (§9.7.15.5.2)
+    Warp& member = w.cta->warps[mma->first_warp + i];
+    for (int lane = 0; lane < 32; ++lane)
+      if ((!p.a_from_registers && member.get<uint64_t>(op.args[1], lane) != mma->desc_a) ||
+          member.get<uint64_t>(op.args[2], lane) != mma->desc_b)
+        undefined(member, lane, "'" + op.text + "': the matrix descriptors of warp " + std::to_string(member.index) +
+                                    " lane " + std::to_string(lane) + " differ from the rest of the warpgroup's (§9.7.15.5.2)");
+  }
   mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
+  mma->ledger = &u.landed;
+  mma->snapshot();
   for (uint32_t i = 0; i < 4; ++i) {
     Warp& member = w.cta->warps[mma->first_warp + i];
     u.groups[member.index].issue(0, {mma, &member});
