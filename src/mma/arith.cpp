@@ -633,6 +633,11 @@ uint64_t dot_scaled(const FloatClass& cls, Type scale, const uint64_t* a, const 
   }, c);
 }
 
+namespace {
+void sm90_gemm(const FloatClass& cls, const Recipe& rc, unsigned rows, unsigned cols, const uint64_t* a,
+               const uint64_t* b, const uint64_t* c, uint64_t* d);
+}  // namespace
+
 void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const uint64_t* a,
           const uint64_t* b, const uint64_t* c, uint64_t* d) {
   const unsigned k = cls.k;
@@ -645,9 +650,38 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
     }
     return;
   }
-  // Sm90 HMMA paths: each element of A and B decoded once for the whole tile.
   const Recipe rc = recipe(cls);
-  if (rc.path == Path::Hmma && rc.block == k && hmma_tile(cls, rows, cols, a, b, c, d)) return;
+  if (rc.path != Path::Hmma || rc.block != k || k > kTileMaxK) return sm90_gemm(cls, rc, rows, cols, a, b, c, d);
+  // One HMMA block per element: the vector tile path, on blocks that fit its bounds (a warpgroup's
+  // 64 x 256 tile is 32 of them), each block by the element path when it holds an Inf or NaN.
+  const unsigned cb = std::min(cols, std::max(kTileLanes, kTileMax / k / kTileLanes * kTileLanes));
+  const unsigned rb = std::min(rows, kTileMax / std::max(k, cb));
+  if (cb == cols && rb == rows) {
+    if (!hmma_tile(cls, rows, cols, a, b, c, d)) sm90_gemm(cls, rc, rows, cols, a, b, c, d);
+    return;
+  }
+  thread_local std::vector<uint64_t> bb, cc, dd;
+  for (unsigned j0 = 0; j0 < cols; j0 += cb) {
+    const unsigned nc = std::min(cb, cols - j0);
+    bb.resize(size_t{k} * nc);
+    for (unsigned kk = 0; kk < k; ++kk) std::copy_n(&b[size_t{kk} * cols + j0], nc, &bb[size_t{kk} * nc]);
+    for (unsigned i0 = 0; i0 < rows; i0 += rb) {
+      const unsigned nr = std::min(rb, rows - i0);
+      cc.resize(size_t{nr} * nc), dd.resize(size_t{nr} * nc);
+      for (unsigned i = 0; i < nr; ++i) std::copy_n(&c[size_t{i0 + i} * cols + j0], nc, &cc[size_t{i} * nc]);
+      if (!hmma_tile(cls, nr, nc, a + size_t{i0} * k, bb.data(), cc.data(), dd.data()))
+        sm90_gemm(cls, rc, nr, nc, a + size_t{i0} * k, bb.data(), cc.data(), dd.data());
+      for (unsigned i = 0; i < nr; ++i) std::copy_n(&dd[size_t{i} * nc], nc, &d[size_t{i0 + i} * cols + j0]);
+    }
+  }
+}
+
+namespace {
+
+// The Sm90 element path over a tile: each element of A and B decoded once.
+void sm90_gemm(const FloatClass& cls, const Recipe& rc, unsigned rows, unsigned cols, const uint64_t* a,
+               const uint64_t* b, const uint64_t* c, uint64_t* d) {
+  const unsigned k = cls.k;
   thread_local std::vector<Term> at, bt;
   at.resize(size_t{rows} * k);
   bt.resize(size_t{cols} * k);
@@ -660,6 +694,8 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
       d[i * cols + j] = sm90_dot(cls, rc, &at[size_t{i} * k], &bt[size_t{j} * k],
                                  decode_for_hmma(cls.c, c[i * cols + j], c_emin));
 }
+
+}  // namespace
 
 int32_t dot_int(Type a, Type b, unsigned k, const uint64_t* av, const uint64_t* bv, int32_t c,
                 bool satfinite) {

@@ -17,7 +17,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "exec/async_groups.h"
@@ -45,6 +44,25 @@ using program::Op;
 
 constexpr unsigned kWarpgroupThreads = 128;
 
+// A register fragment of the warpgroup as the unit walks it: for warp 0..3, register, lane and
+// element in the register, the element's index in the row-major matrix.
+struct Fragment {
+  unsigned width = 0, per_reg = 1;
+  uint64_t mask = 0;
+  std::vector<uint32_t> at;
+  Fragment() = default;
+  explicit Fragment(const mma::Layout& l)
+      : width(l.width), per_reg(l.per_reg), mask(l.width == 64 ? ~uint64_t{0} : (uint64_t{1} << l.width) - 1) {
+    for (unsigned wi = 0; wi < 4; ++wi)
+      for (unsigned r = 0; r < l.regs(); ++r)
+        for (unsigned lane = 0; lane < 32; ++lane)
+          for (unsigned e = 0; e < l.per_reg; ++e) {
+            const mma::Coord& c = l.where(32 * wi + lane, r * l.per_reg + e);
+            at.push_back(c.row * l.cols + c.col);
+          }
+  }
+};
+
 // What a wgmma.mma_async instruction computes, fixed at load time (op.aux points at it).
 struct Plan {
   mma::Shape shape;
@@ -55,8 +73,8 @@ struct Plan {
   bool trans_a = false, trans_b = false;    // imm-trans-a/b = 1: the operand is MN-major
   mma::Sparsity sparsity = mma::Sparsity::Dense;  // wgmma.mma_async.sp: A is M x K/2, with metadata
   unsigned scale_d_arg = 3;                 // the operand index of scale-d (5 for .sp)
-  mma::Layout a_layout;                     // A's register fragment, when from registers
-  mma::Layout d_layout;                     // the accumulators
+  Fragment a_fragment;                      // A's registers, when from registers
+  Fragment d_fragment;                      // the accumulators
   unsigned a_cols() const { return sparsity == mma::Sparsity::Dense ? shape.k : shape.k / 2; }
 };
 
@@ -75,10 +93,6 @@ uint64_t sign_bit(Type t) {
   }
 }
 
-// The values wgmma operations last wrote into registers of the CTA, by (warp * 32 + lane) << 32 |
-// slot.
-using Ledger = std::unordered_map<uint64_t, uint64_t>;
-
 // One issued wgmma.mma_async of a warpgroup.
 struct Mma {
   const Plan* plan;
@@ -88,67 +102,115 @@ struct Mma {
   uint64_t desc_a = 0, desc_b;
   bool scale_d;
   bool done = false;
-  Ledger* ledger;
+  std::vector<Mma*>* in_flight;     // the warpgroup's issued operations that have not landed, in order
   std::vector<uint64_t> at_issue;  // per thread, the registers of d, then of a when from registers
 
-  // The registers the operation reads and writes asynchronously: d's, and a's when from registers.
-  template <typename F>
-  void each_register(F f) const {
-    for (unsigned t = 0; t < kWarpgroupThreads; ++t) {
-      for (const Arg& e : op->args[0].elems) f(t, e.reg);
-      if (plan->a_from_registers)
-        for (const Arg& e : op->args[1].elems) f(t, e.reg);
+  // The registers the operation reads and writes asynchronously: d's, then a's when from registers.
+  std::vector<uint32_t> slots() const {
+    std::vector<uint32_t> r;
+    for (const Arg& e : op->args[0].elems) r.push_back(e.reg);
+    if (plan->a_from_registers)
+      for (const Arg& e : op->args[1].elems) r.push_back(e.reg);
+    return r;
+  }
+  // The 32 lanes of register `slot` in warp `wi` of the warpgroup (registers are stored slot-major).
+  uint64_t* lanes(unsigned wi, uint32_t slot) const { return &cta->warps[first_warp + wi].slot(slot, 0); }
+
+  // at_issue holds, per warp of the warpgroup and per slot of slots(), the 32 lanes' values.
+  void snapshot() {
+    const std::vector<uint32_t> s = slots();
+    at_issue.resize(4 * s.size() * 32);
+    for (unsigned wi = 0; wi < 4; ++wi)
+      for (size_t r = 0; r < s.size(); ++r) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
+  }
+
+  // Between issue and the wait that retires it, only a wgmma.mma_async of the same chain may write
+  // the operation's registers (§9.7.15.7.3): each must hold what it held at issue, or what an
+  // earlier operation of the warpgroup wrote there when it landed (after this one's issue).
+  void check_untouched(Warp& w) const {
+    const std::vector<uint32_t> s = slots();
+    const size_t accumulators = op->args[0].elems.size();
+    for (unsigned wi = 0; wi < 4; ++wi)
+      for (size_t r = 0; r < s.size(); ++r) {
+        const uint64_t *now = lanes(wi, s[r]), *then = &at_issue[(wi * s.size() + r) * 32];
+        if (std::equal(now, now + 32, then)) continue;
+        const int lane = static_cast<int>(std::mismatch(now, now + 32, then).first - now);
+        undefined(w, lane,
+                  "'" + op->text + "': " +
+                      (r < accumulators ? "accumulator " + std::to_string(r) : "A register " + std::to_string(r - accumulators)) +
+                      " of warp " + std::to_string(first_warp + wi) + " lane " + std::to_string(lane) +
+                      " was written after the wgmma.mma_async that reads it and before the wgmma.wait_group "
+                      "that retires it (§9.7.15.7.3)");
+      }
+  }
+
+  // This operation has landed: the operations issued after it that read the registers it wrote
+  // (a chain on one accumulator) expect its results there now.
+  void hand_on() {
+    in_flight->erase(std::find(in_flight->begin(), in_flight->end(), this));
+    std::vector<uint32_t> written;
+    for (const Arg& e : op->args[0].elems) written.push_back(e.reg);
+    std::sort(written.begin(), written.end());
+    for (Mma* later : *in_flight) {
+      const std::vector<uint32_t> s = later->slots();
+      for (size_t r = 0; r < s.size(); ++r)
+        if (std::binary_search(written.begin(), written.end(), s[r]))
+          for (unsigned wi = 0; wi < 4; ++wi) std::copy_n(lanes(wi, s[r]), 32, &later->at_issue[(wi * s.size() + r) * 32]);
     }
   }
-  uint64_t key(unsigned t, uint32_t slot) const { return uint64_t{first_warp * 32 + t} << 32 | slot; }
 
-  void snapshot() {
-    each_register([&](unsigned t, uint32_t slot) { at_issue.push_back(reg(t, slot)); });
+
+  // A fragment held in the registers of `v` by the 128 threads, into a row-major matrix, or
+  // (scatter) back from it; `at` is the fragment's Fragment::at.
+  void gather(const Fragment& f, const Arg& v, std::vector<uint64_t>& m) const {
+    const uint32_t* at = f.at.data();
+    for (unsigned wi = 0; wi < 4; ++wi)
+      for (const Arg& r : v.elems) {
+        const uint64_t* values = lanes(wi, r.reg);
+        for (unsigned lane = 0; lane < 32; ++lane)
+          for (unsigned e = 0; e < f.per_reg; ++e) m[*at++] = (values[lane] >> (e * f.width)) & f.mask;
+      }
+  }
+  void scatter(const Fragment& f, const Arg& v, const std::vector<uint64_t>& m) const {
+    const uint32_t* at = f.at.data();
+    for (unsigned wi = 0; wi < 4; ++wi)
+      for (const Arg& r : v.elems) {
+        uint64_t* values = lanes(wi, r.reg);
+        for (unsigned lane = 0; lane < 32; ++lane) {
+          uint64_t bits = values[lane];
+          for (unsigned e = 0; e < f.per_reg; ++e)
+            bits = (bits & ~(f.mask << (e * f.width))) | (m[*at++] & f.mask) << (e * f.width);
+          values[lane] = bits;
+        }
+      }
   }
 
-  // Between issue and the wait that retires it, only a later wgmma.mma_async of the same chain may
-  // write the operation's registers (§9.7.15.7.3): each must hold what it held at issue or what
-  // the last wgmma to land wrote there.
-  void check_untouched(Warp& w) const {
-    const size_t per_thread = at_issue.size() / kWarpgroupThreads, accumulators = op->args[0].elems.size();
-    size_t i = 0;
-    each_register([&](unsigned t, uint32_t slot) {
-      const size_t j = i % per_thread;
-      const uint64_t now = reg(t, slot), then = at_issue[i++];
-      if (now == then) return;
-      const auto landed = ledger->find(key(t, slot));
-      if (landed != ledger->end() && landed->second == now) return;
-      undefined(w, static_cast<int>(t % 32),
-                "'" + op->text + "': " + (j < accumulators ? "accumulator " + std::to_string(j) : "A register " + std::to_string(j - accumulators)) +
-                    " of warp " + std::to_string(first_warp + t / 32) + " lane " + std::to_string(t % 32) +
-                    " was written after the wgmma.mma_async that reads it and before the wgmma.wait_group "
-                    "that retires it (§9.7.15.7.3)");
-    });
-  }
-
-  // Thread t's register `slot` (t = 0..127 of the warpgroup).
-  uint64_t& reg(unsigned t, uint32_t slot) const { return cta->warps[first_warp + t / 32].slot(slot, static_cast<int>(t % 32)); }
-
-  // Element i of a fragment (`l`) of thread t, whose registers are the elements of `v`.
-  uint64_t element(const mma::Layout& l, const Arg& v, unsigned t, unsigned i) const {
-    const uint64_t bits = reg(t, v.elems[i / l.per_reg].reg);
-    const unsigned shift = (i % l.per_reg) * l.width;
-    return l.width == 64 ? bits : (bits >> shift) & ((uint64_t{1} << l.width) - 1);
-  }
-
-  // Matrix element (mn, k) of an operand in shared memory, as element bits.
-  uint64_t shared_element(Warp& w, const mma::MatrixDescriptor& d, bool k_major, Type t, unsigned mn, unsigned k) const {
-    const unsigned bits = mma::register_bits(t);
-    const uint64_t at = mma::element_bit_address(d, k_major, bits, mn, k);
+  // An operand of mns x ks elements of type t from shared memory through descriptor `desc`, stored
+  // k_major or MN-major, as element bits into out[mn * mn_stride + k * k_stride]. A 16-byte chunk
+  // of the layout holds 128 / bits elements consecutive along the contiguous dimension; the
+  // swizzle moves whole chunks.
+  void read_shared(Warp& w, uint64_t desc, bool k_major, Type t, unsigned mns, unsigned ks, size_t mn_stride,
+                   size_t k_stride, std::vector<uint64_t>& out) const {
+    const mma::MatrixDescriptor d = mma::decode_descriptor(desc);
+    const unsigned bits = mma::register_bits(t), per_chunk = 128 / bits;
+    const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
     const auto& shared = cta->shared.bytes;
-    if (at / 8 + (bits + 7) / 8 > shared.size())
-      undefined(w, 0, "'" + op->text + "' reads shared byte " + std::to_string(at / 8) +
-                          " through its matrix descriptor, outside the CTA's " + std::to_string(shared.size()) +
-                          " bytes of shared memory (§9.7.15.5.1)");
-    if (bits < 8) return (shared[at / 8] >> (at % 8)) & ((1u << bits) - 1);
-    uint64_t v = 0;
-    std::memcpy(&v, &shared[at / 8], bits / 8);
-    return v;
+    for (unsigned mn = 0; mn < mns; mn += k_major ? 1 : per_chunk)
+      for (unsigned k = 0; k < ks; k += k_major ? per_chunk : 1) {
+        const uint64_t at = mma::element_bit_address(d, k_major, bits, mn, k);
+        const unsigned n = std::min(per_chunk, k_major ? ks - k : mns - mn);
+        if (at / 8 + (uint64_t{n} * bits + 7) / 8 > shared.size())
+          undefined(w, 0, "'" + op->text + "' reads shared byte " + std::to_string(at / 8) +
+                              " through its matrix descriptor, outside the CTA's " + std::to_string(shared.size()) +
+                              " bytes of shared memory (§9.7.15.5.1)");
+        uint64_t chunk[2] = {0, 0};  // the 16 bytes at `at`, or the part inside shared memory
+        std::memcpy(chunk, &shared[at / 8], std::min<uint64_t>(16, shared.size() - at / 8));
+        for (unsigned e = 0; e < n; ++e) {
+          const unsigned bit = static_cast<unsigned>(at % 8) + e * bits;
+          const uint64_t v = (chunk[bit / 64] >> (bit % 64)) & mask;
+          out[(k_major ? size_t{mn} : size_t{mn} + e) * mn_stride + (k_major ? size_t{k} + e : size_t{k}) * k_stride] = v;
+        }
+      }
   }
 
   // D = A·B + (scale-d ? D : 0), over the 128 threads' accumulators.
@@ -158,43 +220,24 @@ struct Mma {
     check_untouched(w);
     const Plan& p = *plan;
     const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
-    std::vector<uint64_t> a(size_t{m} * ka), b(size_t{k} * n), c(size_t{m} * n, 0), d(size_t{m} * n);
+    thread_local std::vector<uint64_t> a, b, c, d;  // kept between operations: no allocation per wgmma
+    a.resize(size_t{m} * ka), b.resize(size_t{k} * n), d.resize(size_t{m} * n);
+    c.assign(size_t{m} * n, 0);
     const Arg& dv = op->args[0];
     if (p.a_from_registers) {
-      for (unsigned t = 0; t < kWarpgroupThreads; ++t)
-        for (unsigned i = 0; i < p.a_layout.elems; ++i) {
-          const mma::Coord& at = p.a_layout.where(t, i);
-          a[size_t{at.row} * ka + at.col] = element(p.a_layout, op->args[1], t, i);
-        }
+      gather(p.a_fragment, op->args[1], a);
     } else {
-      const mma::MatrixDescriptor da = mma::decode_descriptor(desc_a);
-      for (unsigned i = 0; i < m; ++i)
-        for (unsigned kk = 0; kk < ka; ++kk) a[size_t{i} * ka + kk] = shared_element(w, da, !p.trans_a, p.a, i, kk);
+      read_shared(w, desc_a, !p.trans_a, p.a, m, ka, ka, 1, a);
     }
-    const mma::MatrixDescriptor db = mma::decode_descriptor(desc_b);
-    for (unsigned j = 0; j < n; ++j)
-      for (unsigned kk = 0; kk < k; ++kk) b[size_t{kk} * n + j] = shared_element(w, db, !p.trans_b, p.b, j, kk);
+    read_shared(w, desc_b, !p.trans_b, p.b, n, k, 1, n, b);
     if (p.negate_a)
       for (uint64_t& x : a) x ^= sign_bit(p.a);
     if (p.negate_b)
       for (uint64_t& x : b) x ^= sign_bit(p.b);
-    if (scale_d)
-      for (unsigned t = 0; t < kWarpgroupThreads; ++t)
-        for (unsigned i = 0; i < p.d_layout.elems; ++i) {
-          const mma::Coord& at = p.d_layout.where(t, i);
-          c[size_t{at.row} * n + at.col] = element(p.d_layout, dv, t, i);
-        }
+    if (scale_d) gather(p.d_fragment, dv, c);
     compute(w, a, b, c, d);
-    for (unsigned t = 0; t < kWarpgroupThreads; ++t)
-      for (unsigned i = 0; i < p.d_layout.elems; ++i) {
-        const mma::Coord& at = p.d_layout.where(t, i);
-        uint64_t& r = reg(t, dv.elems[i / p.d_layout.per_reg].reg);
-        const unsigned shift = (i % p.d_layout.per_reg) * p.d_layout.width;
-        const uint64_t mask = ((uint64_t{1} << p.d_layout.width) - 1) << shift;
-        r = (r & ~mask) | ((d[size_t{at.row} * n + at.col] << shift) & mask);
-      }
-    for (unsigned t = 0; t < kWarpgroupThreads; ++t)
-      for (const Arg& e : dv.elems) (*ledger)[key(t, e.reg)] = reg(t, e.reg);
+    scatter(p.d_fragment, dv, d);
+    hand_on();
   }
 
   // For .sp, the row of B (dense column of A) of each element of the compressed A, from the
@@ -270,7 +313,8 @@ struct Issued {
 // warp its wgmma-groups.
 class Warpgroups : public exec::Unit {
 public:
-  explicit Warpgroups(exec::Cta& cta) : meeting((cta.warps.size() + 3) / 4), groups(cta.warps.size()) {}
+  explicit Warpgroups(exec::Cta& cta)
+      : meeting((cta.warps.size() + 3) / 4), groups(cta.warps.size()), in_flight(meeting.size()) {}
   void exited(Warp& w, uint32_t lanes) override { groups[w.index].complete_all(lanes); }
   std::string waiting(const Warp& w, int lane) const override {
     return (meeting[w.index / 4].parked(w.index) >> lane) & 1u
@@ -279,7 +323,7 @@ public:
   }
   std::vector<exec::Rendezvous> meeting;
   std::vector<exec::AsyncGroups<Issued>> groups;
-  Ledger landed;
+  std::vector<std::vector<Mma*>> in_flight;  // per warpgroup
 };
 
 // The warpgroup of `w` must be four full warps of the CTA, and every lane must execute (.aligned).
@@ -322,7 +366,8 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
                                     " lane " + std::to_string(lane) + " differ from the rest of the warpgroup's (§9.7.15.5.2)");
   }
   mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
-  mma->ledger = &u.landed;
+  mma->in_flight = &u.in_flight[w.index / 4];
+  mma->in_flight->push_back(mma.get());
   mma->snapshot();
   for (uint32_t i = 0; i < 4; ++i) {
     Warp& member = w.cta->warps[mma->first_warp + i];
@@ -384,17 +429,19 @@ bool select_mma_async(const isa::Bound& b, Op& op, std::string& why) {
     }
   }
   const unsigned d_bits = mma::register_bits(p.d);
-  p.d_layout = mma::wgmma_layout(p.shape, mma::Frag::C, d_bits);
-  if (op.args[0].elems.size() != p.d_layout.regs()) {
+  const mma::Layout d_layout = mma::wgmma_layout(p.shape, mma::Frag::C, d_bits);
+  p.d_fragment = Fragment(d_layout);
+  if (op.args[0].elems.size() != d_layout.regs()) {
     why = "the accumulator vector has " + std::to_string(op.args[0].elems.size()) + " registers; " +
-          *shape + *dtype + " needs " + std::to_string(p.d_layout.regs());
+          *shape + *dtype + " needs " + std::to_string(d_layout.regs());
     return false;
   }
   if (p.a_from_registers) {
-    p.a_layout = mma::wgmma_layout({p.shape.m, p.shape.n, p.a_cols()}, mma::Frag::A, mma::register_bits(p.a));
-    if (op.args[1].elems.size() != p.a_layout.regs()) {
+    const mma::Layout a_layout = mma::wgmma_layout({p.shape.m, p.shape.n, p.a_cols()}, mma::Frag::A, mma::register_bits(p.a));
+    p.a_fragment = Fragment(a_layout);
+    if (op.args[1].elems.size() != a_layout.regs()) {
       why = "the A fragment has " + std::to_string(op.args[1].elems.size()) + " registers; " + *shape + *atype +
-            " needs " + std::to_string(p.a_layout.regs());
+            " needs " + std::to_string(a_layout.regs());
       return false;
     }
   }
