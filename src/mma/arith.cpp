@@ -149,16 +149,22 @@ uint64_t round_block_sum(int64_t sum, int q, const Format& out, Round r) {
 }
 
 uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const Format& out,
-                    Round r) {
+                    Round r, int fraction_bits = kHmmaFractionBits, int precision = 0) {
   int emax = INT_MIN;
   for (const Product& p : ps) emax = std::max(emax, p.sig ? p.nominal : INT_MIN);
   const bool acc_nonzero = acc.cls == Class::Normal || acc.cls == Class::Subnormal;
   if (acc_nonzero) emax = std::max(emax, nominal(acc.sig, acc.exp, acc_emin));
   if (emax == INT_MIN) return 0;  // only zeros: +0 whatever their signs (H200)
-  const int q = emax - kHmmaFractionBits;
+  const int q = emax - fraction_bits;
   int64_t sum = 0;
   for (const Product& p : ps) sum += truncated(p.sig, p.exp, q, p.negative);
   if (acc_nonzero) sum += truncated(acc.sig, acc.exp, q, acc.negative);
+  if (precision && sum != 0) {  // the sum's significand truncated to `precision` fraction bits
+    uint64_t magnitude = sum < 0 ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
+    const int msb = 63 - std::countl_zero(magnitude);
+    if (msb > precision) magnitude &= ~((uint64_t{1} << (msb - precision)) - 1);
+    sum = sum < 0 ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  }
   return round_block_sum(sum, q, out, r);
 }
 
@@ -166,6 +172,8 @@ Term as_term(const Format& f, uint64_t bits) {
   const Unpacked u = numeric::decode(f, bits);
   return {u.negative, u.cls, u.sig, u.exp};
 }
+
+bool is_fp8(Type t) { return t == Type::E4M3 || t == Type::E5M2; }
 
 // ---- Sm90: how each class is computed (the model's data) ---------------------------------
 enum class Path : uint8_t {
@@ -177,6 +185,8 @@ enum class Path : uint8_t {
 struct Recipe {
   Path path;
   unsigned block = 0;  // Hmma: products per HMMA (0: all K)
+  int fraction_bits = kHmmaFractionBits;  // Hmma: bits kept below the block's largest exponent
+  int precision = 0;  // Hmma: fraction bits the block's sum keeps below its own leading bit (0: all)
 };
 struct RecipeRow {
   bool (*matches)(const FloatClass&);
@@ -185,6 +195,11 @@ struct RecipeRow {
 // First match wins. Read from the SASS ptxas 13.0 emits for sm_90 and confirmed by the vectors.
 const RecipeRow kSm90Recipes[] = {
     {[](const FloatClass& c) { return !c.wgmma && (c.a == Type::E4M3 || c.a == Type::E5M2); }, {Path::HmmaHalves}},
+    // wgmma fp8: one block of all K products and C, aligned 13 bits below the largest nominal
+    // exponent (each fp8 operand's own); an f32 result keeps 13 fraction bits of the sum (H100,
+    // tests/hw/wgmma)
+    {[](const FloatClass& c) { return c.wgmma && is_fp8(c.a) && c.d == Type::F32; }, {Path::Hmma, 0, 13, 13}},
+    {[](const FloatClass& c) { return c.wgmma && is_fp8(c.a); }, {Path::Hmma, 0, 13}},
     {[](const FloatClass& c) { return c.a == Type::F16 && c.k == 4 && c.d == Type::F32; }, {Path::FfmaChain}},
     {[](const FloatClass& c) { return c.a == Type::F16 && c.k == 4; }, {Path::FfmaPairs}},
     // wmma m16n16k8 .tf32 is two HMMA.1684 (k = 0..3, then 4..7)
@@ -236,10 +251,10 @@ uint64_t to_format(const Format& out, const Term& t) {
   return s.round(out, Round::RN);
 }
 
-// The format an HMMA sees the inputs in: f16 for the fp8 emulation.
-bool is_fp8(Type t) { return t == Type::E4M3 || t == Type::E5M2; }
-int hmma_input_emin(const FloatClass& cls) {
-  return 1 - (is_fp8(cls.a) ? numeric::kF16 : format_of(cls.a)).bias;
+// The minimum exponent of the format an HMMA sees operand type t in: f16 for mma.sync's fp8
+// emulation, the operand's own format on wgmma's native fp8 datapath.
+int hmma_input_emin(const FloatClass& cls, Type t) {
+  return 1 - (is_fp8(t) && !cls.wgmma ? numeric::kF16 : format_of(t)).bias;
 }
 
 Term decode_for_hmma(Type t, uint64_t bits, int emin) {
@@ -288,7 +303,7 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
         block.product(at[k], bt[k]);
       }
       block.addend(acc);
-      bits = block.any() ? block.bits(out) : hmma_block(ps, acc, acc_emin, out, r);
+      bits = block.any() ? block.bits(out) : hmma_block(ps, acc, acc_emin, out, r, rc.fraction_bits, rc.precision);
       acc = as_term(out, bits);
       acc_emin = out_emin;
     }
@@ -322,11 +337,11 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
 
 uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
   if (cls.k > kMaxK) return canonical_nan(format_of(cls.d));  // unreachable: float K <= 64
-  const int emin = hmma_input_emin(cls);
+  const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
   std::array<Term, kMaxK> at, bt;
   for (unsigned k = 0; k < cls.k; ++k) {
-    at[k] = decode_for_hmma(cls.a, a[k], emin);
-    bt[k] = decode_for_hmma(cls.b, b[k], emin);
+    at[k] = decode_for_hmma(cls.a, a[k], emin_a);
+    bt[k] = decode_for_hmma(cls.b, b[k], emin_b);
   }
   return sm90_dot(cls, recipe(cls), at.data(), bt.data(), decode_for_hmma(cls.c, c, 1 - format_of(cls.c).bias));
 }
@@ -685,10 +700,11 @@ void sm90_gemm(const FloatClass& cls, const Recipe& rc, unsigned rows, unsigned 
   thread_local std::vector<Term> at, bt;
   at.resize(size_t{rows} * k);
   bt.resize(size_t{cols} * k);
-  const int emin = hmma_input_emin(cls), c_emin = 1 - format_of(cls.c).bias;
-  for (size_t i = 0; i < at.size(); ++i) at[i] = decode_for_hmma(cls.a, a[i], emin);
+  const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
+  const int c_emin = 1 - format_of(cls.c).bias;
+  for (size_t i = 0; i < at.size(); ++i) at[i] = decode_for_hmma(cls.a, a[i], emin_a);
   for (unsigned kk = 0; kk < k; ++kk)  // bt: column-major, each column's k terms contiguous
-    for (unsigned j = 0; j < cols; ++j) bt[size_t{j} * k + kk] = decode_for_hmma(cls.b, b[size_t{kk} * cols + j], emin);
+    for (unsigned j = 0; j < cols; ++j) bt[size_t{j} * k + kk] = decode_for_hmma(cls.b, b[size_t{kk} * cols + j], emin_b);
   for (unsigned i = 0; i < rows; ++i)
     for (unsigned j = 0; j < cols; ++j)
       d[i * cols + j] = sm90_dot(cls, rc, &at[size_t{i} * k], &bt[size_t{j} * k],

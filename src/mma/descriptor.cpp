@@ -37,7 +37,7 @@ uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned e
   const uint64_t inner_bits = uint64_t{inner} * elem_bits;
   uint64_t address = d.start + bytes + inner_bits / 8;
   const uint64_t mask = (uint64_t{1} << swizzle_bits) - 1;
-  address ^= ((address >> 7) & mask) << 4;  // Swizzle<B,4,3>
+  address ^= (((address >> 7) - d.base_offset) & mask) << 4;  // Swizzle<B,4,3>, shifted by the base offset
   return address * 8 + inner_bits % 8;
 }
 

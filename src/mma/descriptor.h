@@ -30,7 +30,10 @@ MatrixDescriptor decode_descriptor(uint64_t bits);
 //             64B   ((8,m),(T,2k)):((4T,SBO),(1,T))                64B   ((T,4,m),(8,k)):((1,T,LBO),(4T,SBO))
 //             128B  ((8,m),(T,2k)):((8T,SBO),(1,T))                128B  ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))
 // then Swizzle<B,4,3> on the byte address (B = 1, 2, 3 for 32B, 64B, 128B): bits 4..4+B of the
-// address XOR bits 7..7+B, which repeat every 256, 512, 1024 bytes.
+// address XOR bits 7..7+B, which repeat every 256, 512, 1024 bytes, less the base offset: the
+// pattern row of an address is ((address >> 7) - base offset) mod 2^B. So the swizzle follows
+// the absolute address (a start address inside a pattern needs no base offset), and a base
+// offset of (start >> 7) & 7 anchors the pattern at the start instead (H100: tests/hw/wgmma).
 uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,
                              unsigned k);
 
