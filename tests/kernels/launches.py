@@ -391,6 +391,30 @@ def tensor_core_launches():
                         [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(M * N, np.float32)),
                          ("s32", M), ("s32", N), ("s32", K), ("u64", 0), ("u64", 0)],
                         shared_bytes=m["shared_bytes"]))
+    # cuda:90: the same GEMMs on wgmma.mma_async (64 x 64 tiles, one warpgroup), 128 x 128 x 128;
+    # pipelined over K = 256; masked for (M, N, K) = (112, 80, 208), not whole tiles (multiples of 16, as the kernel was compiled to assume).
+    for name, seed, fmt, erange, (M, N, K) in [
+            ("dot90_f16", 8301, F16, (0, 22), (128, 128, 128)), ("dot90_bf16", 8302, BF16, (96, 150), (128, 128, 128)),
+            ("dot90_tf32", 8303, F32, (107, 147), (128, 128, 128)),
+            ("dot90_fp8e4m3", 8304, E4M3, (0, 14), (128, 128, 128)), ("dot90_fp8e5m2", 8305, E5M2, (0, 30), (128, 128, 128)),
+            ("dot90_f16_pipelined", 8306, F16, (0, 22), (128, 128, 256)), ("dot90_f16_masked", 8307, F16, (0, 22), (112, 80, 208))]:
+        r = Rng(seed)
+        a, b = cancelling(spread(r, (M, K), fmt, *erange), spread(r, (K, N), fmt, *erange), fmt)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [-(-M // 64), -(-N // 64)], [m["block"]],
+                        [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(M * N, np.float32)),
+                         ("s32", M), ("s32", N), ("s32", K), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
+    # Flash-attention forward (triton/attention.py), f16, 4 heads x 256 positions x 64, 1/8 scale.
+    for name, seed in [("attention90", 8401), ("attention90_causal", 8402)]:
+        r = Rng(seed)
+        heads, seq, d = 4, 256, 64
+        q, k, v = (spread(r, (heads * seq * d,), F16, 11, 16) for _ in range(3))
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [seq // 64, heads], [m["block"]],
+                        [("in", "Q", q), ("in", "K", k), ("in", "V", v), ("out", "O", z(heads * seq * d, np.float16)),
+                         ("s32", seq), ("f32", 0.125), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
     return L
 
 
