@@ -125,6 +125,16 @@ TEST(Wgmma, DescriptorsDifferingAcrossTheWarpgroupAreReported) {  // §9.7.15.5.
   EXPECT_NE(r.error.find("matrix descriptors of warp 3 lane 4 differ"), std::string::npos) << r.error;
 }
 
+TEST(Wgmma, WarpsMeetingAtDifferentInstructionsAreReported) {  // .aligned (§9.7.15)
+  Harness h;
+  h.load(wgmma_kernel("setp.lt.u32 %p3, %r1, 64;\n@%p3 bra FIRST;\n" + std::string(kMma) +
+                      "bra.uni DONE;\nFIRST:\n" + kMma + "DONE:\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
+  auto r = h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("while its warpgroup waits at"), std::string::npos) << r.error;
+}
+
 TEST(Wgmma, AWarpgroupIsFourFullWarps) {  // §9.7.15.2
   Harness h;
   h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"));

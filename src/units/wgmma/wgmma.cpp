@@ -314,7 +314,8 @@ struct Issued {
 class Warpgroups : public exec::Unit {
 public:
   explicit Warpgroups(exec::Cta& cta)
-      : meeting((cta.warps.size() + 3) / 4), groups(cta.warps.size()), in_flight(meeting.size()) {}
+      : meeting((cta.warps.size() + 3) / 4), meeting_op(meeting.size()), groups(cta.warps.size()),
+        in_flight(meeting.size()) {}
   void exited(Warp& w, uint32_t lanes) override { groups[w.index].complete_all(lanes); }
   std::string waiting(const Warp& w, int lane) const override {
     return (meeting[w.index / 4].parked(w.index) >> lane) & 1u
@@ -322,6 +323,7 @@ public:
                : "";
   }
   std::vector<exec::Rendezvous> meeting;
+  std::vector<const Op*> meeting_op;  // per warpgroup, the wgmma.mma_async its warps meet at
   std::vector<exec::AsyncGroups<Issued>> groups;
   std::vector<std::vector<Mma*>> in_flight;  // per warpgroup
 };
@@ -347,6 +349,11 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   check_warpgroup(w, op, m);
   Warpgroups& u = w.cta->unit<Warpgroups>();
   exec::Rendezvous& meeting = u.meeting[w.index / 4];
+  const Op*& first = u.meeting_op[w.index / 4];
+  if (meeting.arrived == 0) first = &op;
+  if (first != &op)  // .aligned: the warps meet at one instruction (§9.7.15)
+    undefined(w, 0, "'" + op.text + "' is .sync.aligned, but warp " + std::to_string(w.index) +
+                        " reaches it while its warpgroup waits at '" + first->text + "' (§9.7.15)");
   meeting.arrive(w, m, true);
   if (meeting.arrived < kWarpgroupThreads) return;  // parked until the other warps arrive
   const Plan& p = *reinterpret_cast<const Plan*>(op.aux);
