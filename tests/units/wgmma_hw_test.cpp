@@ -3,6 +3,8 @@
 // the shared-memory layouts of its operands) run on ptxvm over inputs regenerated from the same
 // seeds, and every output word must equal the GPU's, bit for bit, under the default `sm90` tensor
 // model. Seed 1 of each arithmetic text is what the model was fitted on; seeds 2 and 3 confirm it.
+// wgmma_base: matrices starting inside a swizzle repeat, with various base offsets; wgmma_wg2: CTAs
+// of two warpgroups, each running the instruction on its own operands.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -58,7 +60,7 @@ void replay(const std::string& group) {
     }
     const uint64_t din = h.buffer(in);
     const uint64_t dout = h.buffer(std::vector<uint32_t>(rec.out.size(), 0xdeadbeef));
-    const LaunchResult r = h.launch(t.kernel, {ptxvm_hw_wgmma::kCtas, 1, 1}, {128, 1, 1}, {arg(din), arg(dout)}, 2);
+    const LaunchResult r = h.launch(t.kernel, {ptxvm_hw_wgmma::kCtas, 1, 1}, {t.threads, 1, 1}, {arg(din), arg(dout)}, 2);
     if (!r.ok) {
       ADD_FAILURE() << text << ": " << r.error;
       continue;
@@ -87,6 +89,8 @@ TEST(WgmmaHardware, Fp8) { replay("wgmma_fp8"); }
 TEST(WgmmaHardware, Int) { replay("wgmma_int"); }
 TEST(WgmmaHardware, Layouts) { replay("wgmma_layout"); }
 TEST(WgmmaHardware, Sparse) { replay("wgmma_sp"); }
+TEST(WgmmaHardware, BaseOffset) { replay("wgmma_base"); }
+TEST(WgmmaHardware, TwoWarpgroups) { replay("wgmma_wg2"); }
 
 }  // namespace
 }  // namespace ptxvm::test

@@ -2,13 +2,14 @@
 
 One kernel per text: a wgmma.mma_async instruction with the shared-memory layouts of its
 operands (PTX §9.7.15, 001_23fdd5978b24a3ed.txt; .sp: 002_fd7b654cd2816116.txt). A CTA is one
-warpgroup (128 threads). Each CTA copies its block of `in` into shared memory (every byte a
+warpgroup (128 threads), or two (256: group wgmma_wg2, each warpgroup with its own operands). Each CTA copies its block of `in` into shared memory (every byte a
 descriptor can reach comes from `in`, so the recording assumes no layout), loads its accumulator,
 A (when from registers) and metadata registers from `in`, runs wgmma.fence, the one
 wgmma.mma_async, commit_group and wait_group 0, and stores its accumulator registers to `out`.
-The shared block holds A's region (elements of A's type) then B's (B's type), each 1024-aligned.
-texts.inc rows (read by record_wgmma.cu and tests/units/wgmma_hw_test.cpp):
-  X(kernel, text, group, smem bytes, A region bytes, atype, btype, dtype, d words, a words, meta words)
+The shared block holds A's region (elements of A's type) then B's (B's type), each 1024-aligned,
+per warpgroup. texts.inc rows (read by record_wgmma.cu and tests/units/wgmma_hw_test.cpp):
+  X(kernel, text, group, smem bytes, A region bytes, atype, btype, dtype, d words, a words, meta words,
+    threads)
 Run: python3 gen_kernels.py  (deterministic; the .ptx and .inc are committed)
 """
 import os
@@ -40,10 +41,11 @@ def layout(mn, kbytes, bits, major, swz):
 
 
 def add(group, d, a, n, a_src="smem", a_major="K", b_major="K", a_swz="sw128", b_swz="sw128", scale_d=1,
-        scale_a=1, scale_b=1, sat=False, sparse=False, sel=0, a_off=0, base_offset=0):
+        scale_a=1, scale_b=1, sat=False, sparse=False, sel=0, a_off=0, base_offset=0, b_off=0, b_base_offset=0,
+        wgs=1, pad=0):
     bits = BITS[a]
     k = K[bits] * (2 if sparse else 1)
-    ka_bytes = 32 // (2 if sparse else 1)  # A's K extent in bytes (compressed when sparse)
+    ka_bytes = 32  # A's K extent in bytes: 32 dense, and 32 for .sp too (K doubled, A compressed to K/2)
     shape = f"m64n{n}k{k}"
     mnem = "wgmma.mma_async.sp" if sparse else "wgmma.mma_async"
     if a == "b1":
@@ -55,7 +57,7 @@ def add(group, d, a, n, a_src="smem", a_major="K", b_major="K", a_swz="sw128", b
     texts.append(dict(group=group, q=q, d=d, a=a, n=n, k=k, bits=bits, a_src=a_src, a_major=a_major,
                       b_major=b_major, a_swz=a_swz, b_swz=b_swz, scale_d=scale_d, scale_a=scale_a,
                       scale_b=scale_b, sparse=sparse, sel=sel, a_off=a_off, base_offset=base_offset,
-                      ka_bytes=ka_bytes))
+                      ka_bytes=ka_bytes, b_off=b_off, b_base_offset=b_base_offset, wgs=wgs, pad=pad))
     return texts[-1]
 
 
@@ -137,6 +139,41 @@ f("wgmma_sp", "f32", "bf16", 32, sparse=True, a_src="reg", sel=1)
 f("wgmma_sp", "f32", "e4m3", 32, "e5m2", sparse=True, a_src="reg")
 f("wgmma_sp", "s32", "s8", 32, "u8", sparse=True, sat=True)
 
+# ---- two warpgroups per CTA (256 threads): warps 4-7 run the same instruction on their own
+# operands (their own shared block, accumulators, A registers and metadata), so that fragments,
+# metadata and selectors are indexed by the warp's place in its warpgroup, not in the CTA
+W2 = dict(wgs=2)
+f("wgmma_wg2", "f32", "f16", 64, **W2)
+f("wgmma_wg2", "f32", "bf16", 32, a_src="reg", b_major="MN", b_swz="sw64", **W2)
+f("wgmma_wg2", "f32", "f16", 16, a_major="MN", a_swz="sw128", b_major="MN", b_swz="none", **W2)
+f("wgmma_wg2", "f32", "tf32", 16, a_src="reg", **W2)
+f("wgmma_wg2", "f16", "e4m3", 24, "e5m2", a_src="reg", **W2)
+f("wgmma_wg2", "s32", "s8", 32, "u8", sat=True, a_swz="sw32", b_swz="sw64", **W2)
+f("wgmma_wg2", "s32", "b1", 16, a_src="reg", **W2)
+f("wgmma_wg2", "f32", "f16", 32, sparse=True, sel=1, **W2)
+f("wgmma_wg2", "f32", "tf32", 16, sparse=True, sel=1, a_src="reg", **W2)
+f("wgmma_wg2", "s32", "s8", 16, sparse=True, a_src="reg", **W2)
+# ---- the base offset (bits 49-51): matrices that start inside a swizzle pattern's repeat (1024,
+# 512, 256 bytes for 128B, 64B, 32B), with the value the ISA gives ((start >> 7) & 7) and with
+# others; for A and for B, K- and MN-major. The matrices start 1 KB into their region and the
+# region has 1 KB to spare after them (pad), so every byte that any reading of the field could
+# reach is still an input.
+BO = dict(pad=1024)
+for swz, cases in (("sw128", ((128, 1), (640, 5), (928, 7), (256, 0), (0, 2), (0, 7))),
+                   ("sw64", ((128, 1), (256, 2), (384, 3), (256, 0), (0, 1))),
+                   ("sw32", ((128, 1), (128, 0), (0, 1)))):
+    for off, bo in cases:
+        f("wgmma_base", "f32", "f16", 32, a_swz=swz, a_off=1024 + off, base_offset=bo, **BO)
+for swz, off, bo in (("sw128", 384, 3), ("sw128", 768, 6), ("sw128", 768, 0), ("sw64", 256, 2)):
+    f("wgmma_base", "f32", "f16", 32, b_swz=swz, b_off=1024 + off, b_base_offset=bo, **BO)
+f("wgmma_base", "f32", "f16", 32, a_major="MN", a_swz="sw128", a_off=1024 + 512, base_offset=4, **BO)
+f("wgmma_base", "f32", "bf16", 32, b_major="MN", b_swz="sw64", b_off=1024 + 128, b_base_offset=1, **BO)
+f("wgmma_base", "f32", "f16", 32, a_swz="sw128", a_off=1024 + 384, base_offset=3, b_swz="sw32",
+  b_off=1024 + 128, b_base_offset=1, **BO)
+f("wgmma_base", "f32", "e4m3", 32, a_swz="sw128", a_off=1024 + 256, base_offset=2, **BO)
+f("wgmma_base", "s32", "s8", 32, "s8", b_swz="sw32", b_off=1024 + 128, b_base_offset=1, **BO)
+f("wgmma_base", "f32", "f16", 32, a_swz="none", a_off=1024 + 384, base_offset=3, **BO)  # no swizzle: field unused
+
 
 def d_words(t):
     return t["n"] // 4 if t["d"] == "f16" else t["n"] // 2
@@ -154,11 +191,18 @@ def text_of(t):
         a += f"+{t['a_off']}"
     if t["base_offset"]:
         a += f":bo{t['base_offset']}"
-    s = f"{t['q']} {a} B={t['b_major']}:{t['b_swz']} scale-d={t['scale_d']}"
+    b = f"B={t['b_major']}:{t['b_swz']}"
+    if t["b_off"]:
+        b += f"+{t['b_off']}"
+    if t["b_base_offset"]:
+        b += f":bo{t['b_base_offset']}"
+    s = f"{t['q']} {a} {b} scale-d={t['scale_d']}"
     if t["d"] != "s32":
         s += f" scale-a={t['scale_a']} scale-b={t['scale_b']}"
     if t["sparse"]:
         s += f" sel={t['sel']}"
+    if t["wgs"] > 1:
+        s += f" wg={t['wgs']}"
     return s
 
 
@@ -169,13 +213,17 @@ def kernel(idx, t):
         a_bytes = 0
     else:
         lbo_a, sbo_a, foot_a = layout(64, t["ka_bytes"], bits_a, t["a_major"], t["a_swz"])
-        a_bytes = (foot_a + t["a_off"] + 1023) // 1024 * 1024
+        a_bytes = (foot_a + t["a_off"] + t["pad"] + 1023) // 1024 * 1024
     lbo_b, sbo_b, foot_b = layout(t["n"], 32, bits_b, t["b_major"], t["b_swz"])
-    b_bytes = (foot_b + 1023) // 1024 * 1024
-    smem = a_bytes + b_bytes
+    b_bytes = (foot_b + t["b_off"] + t["pad"] + 1023) // 1024 * 1024
+    block = a_bytes + b_bytes  # one warpgroup's operands; warpgroup g's lie at g * block
+    threads = 128 * t["wgs"]
+    smem = t["wgs"] * block
+    if smem > 48 * 1024:
+        raise SystemExit(f"{text_of(t)}: {smem} bytes of static shared memory")
     nd, na, nm = d_words(t), a_words(t), 1 if t["sparse"] else 0
     nin_thread = nd + na + nm
-    win = smem // 4 + 128 * nin_thread
+    win = smem // 4 + threads * nin_thread
     dk = "b32" if t["d"] != "f32" else "f32"
     out = [f".visible .entry k{idx}(.param .u64 pin, .param .u64 pout)", "{",
            "\t.reg .b32 %r<300>;", "\t.reg .f32 %f<300>;", "\t.reg .b64 %rd<32>;", "\t.reg .pred %p<4>;",
@@ -184,12 +232,12 @@ def kernel(idx, t):
            "\tcvta.to.global.u64 %rd1, %rd1;", "\tcvta.to.global.u64 %rd2, %rd2;",
            "\tmov.u32 %r1, %tid.x;", "\tmov.u32 %r2, %ctaid.x;",
            f"\tmul.wide.u32 %rd3, %r2, {win * 4};", "\tadd.s64 %rd3, %rd1, %rd3;",  # the CTA's input
-           f"\tmul.wide.u32 %rd4, %r2, {128 * nd * 4};", "\tadd.s64 %rd4, %rd2, %rd4;",
+           f"\tmul.wide.u32 %rd4, %r2, {threads * nd * 4};", "\tadd.s64 %rd4, %rd2, %rd4;",
            f"\tmul.wide.u32 %rd5, %r1, {nd * 4};", "\tadd.s64 %rd4, %rd4, %rd5;",  # the thread's output
            "\tmov.u32 %r8, smem;", "\tmul.wide.u32 %rd6, %r1, 4;", "\tadd.s64 %rd6, %rd3, %rd6;",
            "\tshl.b32 %r9, %r1, 2;", "\tadd.u32 %r9, %r9, %r8;"]
-    for i in range(smem // 4 // 128):  # word tid + 128 i
-        out += [f"\tld.global.b32 %r10, [%rd6+{i * 512}];", f"\tst.shared.b32 [%r9+{i * 512}], %r10;"]
+    for i in range(smem // 4 // threads):  # word tid + threads i
+        out += [f"\tld.global.b32 %r10, [%rd6+{i * threads * 4}];", f"\tst.shared.b32 [%r9+{i * threads * 4}], %r10;"]
     out += ["\tbar.sync 0;", "\tfence.proxy.async.shared::cta;",
             f"\tmul.wide.u32 %rd7, %r1, {nin_thread * 4};", "\tadd.s64 %rd7, %rd3, %rd7;",
             f"\tadd.s64 %rd7, %rd7, {smem};"]
@@ -212,9 +260,11 @@ def kernel(idx, t):
                 f"\tand.b32 {reg}, {reg}, 16383;", f"\tcvt.u64.u32 {rd}, {reg};",
                 f"\tor.b64 {rd}, {rd}, {high};"]
 
+    if t["wgs"] > 1:  # this warpgroup's block
+        out += ["\tshr.u32 %r13, %r1, 7;", f"\tmad.lo.u32 %r8, %r13, {block}, %r8;"]
     if t["a_src"] != "reg":
         out += desc("%r11", "%rd10", t["a_off"], lbo_a, sbo_a, t["a_swz"], t["base_offset"])
-    out += desc("%r12", "%rd11", a_bytes, lbo_b, sbo_b, t["b_swz"], 0)
+    out += desc("%r12", "%rd11", a_bytes + t["b_off"], lbo_b, sbo_b, t["b_swz"], t["b_base_offset"])
     out.append("\tsetp.eq.u32 %p1, %r1, %r1;" if t["scale_d"] else "\tsetp.ne.u32 %p1, %r1, %r1;")
     ops = ["{" + ", ".join(dregs) + "}", "{" + ", ".join(aregs) + "}" if t["a_src"] == "reg" else "%rd10", "%rd11"]
     if t["sparse"]:
@@ -231,22 +281,22 @@ def kernel(idx, t):
     for i, r in enumerate(dregs):
         out.append(f"\tst.global.{dk} [%rd4+{4 * i}], {r};")
     out += ["\tret;", "}", ""]
-    return "\n".join(out), smem, a_bytes, nd, na, nm
+    return "\n".join(out), smem, a_bytes, nd, na, nm, threads
 
 
 def main():
     body = ["// Generated by gen_kernels.py: one kernel per warpgroup MMA text (texts.inc).",
             ".version 8.4", ".target sm_90a", ".address_size 64", ""]
-    inc = ["// Generated by gen_kernels.py. X(kernel, text, group, smem bytes, A region bytes, atype, btype,",
-           "//   dtype, d words, a words, meta words)"]
+    inc = ["// Generated by gen_kernels.py. X(kernel, text, group, smem bytes, A region bytes (per warpgroup),",
+           "//   atype, btype, dtype, d words, a words, meta words (per thread), threads per CTA)"]
     unique = {}
     for t in texts:  # a layout text may repeat an arithmetic one: kept once, in its first group
         unique.setdefault(text_of(t), t)
     for i, (name, t) in enumerate(unique.items()):
-        src, smem, a_bytes, nd, na, nm = kernel(i, t)
+        src, smem, a_bytes, nd, na, nm, threads = kernel(i, t)
         body.append(src)
         inc.append(f'X("k{i}", "{name}", "{t["group"]}", {smem}, {a_bytes}, "{t["a"]}", "{t["b"]}", "{t["d"]}", '
-                   f'{nd}, {na}, {nm})')
+                   f'{nd}, {na}, {nm}, {threads})')
     with open(os.path.join(HERE, "wgmma_kernels.ptx"), "w") as fp:
         fp.write("\n".join(body))
     with open(os.path.join(HERE, "texts.inc"), "w") as fp:
