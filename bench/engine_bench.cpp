@@ -488,12 +488,13 @@ void BM_WgmmaGemmEmulated(benchmark::State& state) {
 // tiles, 4 warps, compiled for cuda:80), as the kernel suite keeps it; its launch as
 // tests/kernels/ptx/triton_meta.json gives it (block 128, `shared_bytes` of dynamic shared
 // memory), plus Triton's two scratch pointers, null.
-void triton_gemm(benchmark::State& state, std::unique_ptr<Workload>& slot, const char* ptx, uint32_t shared_bytes) {
+void triton_gemm(benchmark::State& state, std::unique_ptr<Workload>& slot, const char* ptx, uint32_t shared_bytes,
+                 uint32_t tile = 32) {
   if (!slot) {
     Workload& w = prepare(slot, ptx, "dot_gemm", PTXVM_TRITON_KERNELS_DIR);
     uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, gemm_halves(gemm_operand(7), false)),
              db = upload(w.dev, gemm_halves(gemm_operand(8), false));
-    w.config.grid = {kGemm / 32, kGemm / 32};
+    w.config.grid = {kGemm / tile, kGemm / tile};
     w.config.block = {128};
     w.config.shared_bytes = shared_bytes;
     gemm_workload(w, dd, {ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(dd), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
@@ -513,6 +514,13 @@ void BM_TritonGemmEmulated(benchmark::State& state) {
 void BM_TritonPipelinedGemmEmulated(benchmark::State& state) {
   static std::unique_ptr<Workload> slot;
   triton_gemm(state, slot, "triton_dot_f16_pipelined.cuda80.ptx", 8192);
+}
+
+// `dot90_f16` (tests/kernels/triton/dot90.py): the same tl.dot for cuda:90, 64 x 64 tiles on
+// wgmma.mma_async m64n64k16.
+void BM_TritonWgmmaGemmEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  triton_gemm(state, slot, "triton_dot90_f16.cuda90.ptx", 16384, 64);
 }
 
 void BM_GemmNative(benchmark::State& state) {
@@ -661,14 +669,15 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
   std::printf("\nGEMM, multiply-adds/s (1 thread each):\n");
   const double native = kGemmMacs / gn->median(), numpy = numpy_gemm_rate();
   auto label = [](const char* what, unsigned n) { return std::string(what) + " " + std::to_string(n) + "^3:"; };
-  std::printf("  %-42s %.3g\n", label("blocked C++ -O2 fp32 matmul", kGemm).c_str(), native);
+  std::printf("  %-50s %.3g\n", label("blocked C++ -O2 fp32 matmul", kGemm).c_str(), native);
   if (numpy > 0)
-    std::printf("  %-42s %.3g  (the issue's yardstick)\n", label("NumPy float32 @, OpenBLAS", kNumpyN).c_str(), numpy);
+    std::printf("  %-50s %.3g  (the issue's yardstick)\n", label("NumPy float32 @, OpenBLAS", kNumpyN).c_str(), numpy);
   else
     std::printf("  NumPy float32 @: skipped (python3 with numpy not available)\n");
   const std::pair<const char*, const char*> emulated[] = {{"BM_GemmEmulated", "ptxvm mma.sync (hand-written)"},
                                                           {"BM_WgmmaGemmEmulated", "ptxvm wgmma (hand-written)"},
                                                           {"BM_TritonGemmEmulated", "ptxvm Triton tl.dot (f16)"},
+                                                          {"BM_TritonWgmmaGemmEmulated", "ptxvm Triton tl.dot (f16, cuda:90 wgmma)"},
                                                           {"BM_TritonPipelinedGemmEmulated", "ptxvm Triton tl.dot (f16, 3 stages)"}};
   for (const auto& [name, what] : emulated) {
     const Outcome* e = find(name);
@@ -678,7 +687,7 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
       continue;
     }
     const double rate = kGemmMacs / e->median();
-    std::printf("  %-42s %.3g  (%.1fx slower than the C++", label(what, kGemm).c_str(), rate, native / rate);
+    std::printf("  %-50s %.3g  (%.1fx slower than the C++", label(what, kGemm).c_str(), rate, native / rate);
     if (numpy > 0) std::printf(", %.1f%% of NumPy", 100 * rate / numpy);
     std::printf(")\n");
   }
@@ -711,6 +720,7 @@ int main(int argc, char** argv) {
       {"BM_GemmEmulated", BM_GemmEmulated},           {"BM_GemmNative", BM_GemmNative},
       {"BM_WgmmaGemmEmulated", BM_WgmmaGemmEmulated},
       {"BM_TritonGemmEmulated", BM_TritonGemmEmulated}, {"BM_TritonPipelinedGemmEmulated", BM_TritonPipelinedGemmEmulated},
+      {"BM_TritonWgmmaGemmEmulated", BM_TritonWgmmaGemmEmulated},
   };
   for (const auto& [name, fn] : pairs)
     benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);

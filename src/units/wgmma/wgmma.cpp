@@ -221,8 +221,7 @@ struct Mma {
     const Plan& p = *plan;
     const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
     thread_local std::vector<uint64_t> a, b, c, d;  // kept between operations: no allocation per wgmma
-    a.resize(size_t{m} * ka), b.resize(size_t{k} * n), d.resize(size_t{m} * n);
-    c.assign(size_t{m} * n, 0);
+    a.resize(size_t{m} * ka), b.resize(size_t{k} * n), c.resize(size_t{m} * n), d.resize(size_t{m} * n);
     const Arg& dv = op->args[0];
     if (p.a_from_registers) {
       gather(p.a_fragment, op->args[1], a);
@@ -234,7 +233,8 @@ struct Mma {
       for (uint64_t& x : a) x ^= sign_bit(p.a);
     if (p.negate_b)
       for (uint64_t& x : b) x ^= sign_bit(p.b);
-    if (scale_d) gather(p.d_fragment, dv, c);
+    if (scale_d) gather(p.d_fragment, dv, c);  // every element of D has one owner
+    else std::fill(c.begin(), c.end(), 0);
     compute(w, a, b, c, d);
     scatter(p.d_fragment, dv, d);
     hand_on();
