@@ -415,6 +415,40 @@ def tensor_core_launches():
                         [("in", "Q", q), ("in", "K", k), ("in", "V", v), ("out", "O", z(heads * seq * d, np.float16)),
                          ("s32", seq), ("f32", 0.125), ("u64", 0), ("u64", 0)],
                         shared_bytes=m["shared_bytes"]))
+
+    # More cuda:90 tile shapes (triton/dot90_tiles.py), grid (M / BM, N / BN): two warpgroups a
+    # program (128 x 64 tiles, 8 warps; num_stages 1, and 3 with cp.async and wait_group 1),
+    # masked with 176 x 144 @ 144 x 112 (multiples of 16, not of the tile); m64n128k16 over
+    # K = 256 (num_stages 3); fp8 with BK = 64, two m64n64k32 a step.
+    for name, seed, fmt, erange, (M, N, K), (BM, BN) in [
+            ("dot90_bf16_2wg", 8311, BF16, (96, 150), (256, 128, 64), (128, 64)),
+            ("dot90_bf16_2wg_pipelined", 8312, BF16, (96, 150), (256, 128, 192), (128, 64)),
+            ("dot90_f16_2wg_masked", 8313, F16, (0, 22), (176, 112, 144), (128, 64)),
+            ("dot90_f16_n128_pipelined", 8314, F16, (0, 22), (128, 256, 256), (64, 128)),
+            ("dot90_fp8e4m3_k64", 8315, E4M3, (0, 14), (64, 128, 128), (64, 64)),
+            ("dot90_fp8e5m2_k64", 8316, E5M2, (0, 30), (64, 128, 128), (64, 64))]:
+        r = Rng(seed)
+        a, b = cancelling(spread(r, (M, K), fmt, *erange), spread(r, (K, N), fmt, *erange), fmt)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [-(-M // BM), -(-N // BN)], [m["block"]],
+                        [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(M * N, np.float32)),
+                         ("s32", M), ("s32", N), ("s32", K), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
+    # The tutorial-style flash attention (triton/fused_attention.py): (heads, N_CTX, 64) f16,
+    # contiguous; Q and K with |x| in [2^-6, 4), V down to subnormals; outputs O (f16) and the
+    # rows' log2-sum-exp2 M (f32); grid (N_CTX / BLOCK_M, heads). Not causal: 3 heads, BLOCK
+    # 64 x 64, 4 warps; causal: 2 heads, BLOCK 128 x 32, 8 warps (m64n32k16 for Q K^T).
+    for name, seed, heads, n_ctx, block_m in [("fused_attn90", 8411, 3, 256, 64),
+                                              ("fused_attn90_causal", 8412, 2, 256, 128)]:
+        r = Rng(seed)
+        q, k = spread(r, (heads, n_ctx, 64), F16, 9, 16), spread(r, (heads, n_ctx, 64), F16, 9, 16)
+        v = spread(r, (heads, n_ctx, 64), F16, 0, 17)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [n_ctx // block_m, heads], [m["block"]],
+                        [("in", "Q", q.reshape(-1)), ("in", "K", k.reshape(-1)), ("in", "V", v.reshape(-1)),
+                         ("out", "O", z(heads * n_ctx * 64, np.float16)), ("out", "M", z(heads * n_ctx, np.float32)),
+                         ("f32", 0.125), ("s32", n_ctx), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
     return L
 
 
