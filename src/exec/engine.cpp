@@ -271,15 +271,13 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);
     w.alive = n == 32 ? ~0u : (1u << n) - 1;
     w.pc.fill(l.kernel->entry);
-    // A reused Warp of this launch zeroes only the registers a thread may read before writing
-    // them (program::Function::zeroed_slots); the others it writes before anything can see them.
-    if (same_launch) {
-      for (auto [first, count] : l.kernel->zeroed_slots)
-        for (uint32_t slot = first; slot < first + count; ++slot)  // one fixed-size row at a time:
-          std::memset(&w.regs[size_t{slot} * 32], 0, 32 * sizeof(uint64_t));  // stores, no call
-    } else {
-      w.regs.assign(size_t{p.reg_slots} * 32, 0);
-    }
+    // A reused Warp (of this launch or, kept by its host thread, of an earlier one) zeroes only
+    // the registers a thread may read before writing them (program::Function::zeroed_slots); the
+    // others it writes before anything can see them. A new one starts all zero.
+    w.regs.resize(size_t{p.reg_slots} * 32);
+    for (auto [first, count] : l.kernel->zeroed_slots)
+      for (uint32_t slot = first; slot < first + count; ++slot)  // one fixed-size row at a time:
+        std::memset(&w.regs[size_t{slot} * 32], 0, 32 * sizeof(uint64_t));  // stores, no call
     w.preds.assign(p.pred_regs, 0);
   }
 }
@@ -441,7 +439,26 @@ std::optional<FaultReport> run(Launch& launch) {
   };
   auto worker = [&](unsigned host_thread) {
     std::vector<std::unique_ptr<Cta>> resident;
-    std::vector<std::unique_ptr<Cta>> spare;  // finished CTAs, reused: their buffers keep their capacity
+    // finished CTAs, reused: their buffers keep their capacity, from launch to launch on a host
+    // thread, so that a kernel with a large register file does not allocate and fault in its
+    // CTAs' registers at every launch
+    thread_local std::vector<std::unique_ptr<Cta>> kept;
+    std::vector<std::unique_ptr<Cta>> spare = std::move(kept);
+    struct Keep {  // at every exit: the CTAs back to the host thread (up to 64 MiB), forgetting this launch
+      std::vector<std::unique_ptr<Cta>>& resident;
+      std::vector<std::unique_ptr<Cta>>& spare;
+      size_t most;
+      ~Keep() {
+        for (auto& c : resident) spare.push_back(std::move(c));
+        if (spare.size() > most) spare.resize(most);
+        for (auto& c : spare) {
+          c->units.clear();
+          c->launch = nullptr;
+          for (Warp& w : c->warps) w.launch = nullptr;  // a later Launch at this address is another launch
+        }
+        kept = std::move(spare);
+      }
+    } keep{resident, spare, std::clamp<size_t>((uint64_t{64} << 20) / cta_footprint(launch), 1, kResidentCtas)};
     while (!stop.load()) {
       if (watchdog_expired() && !resident.empty()) {
         record_fault(mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
