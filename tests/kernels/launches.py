@@ -266,6 +266,16 @@ def all_launches():
     n = 700
     L.append(triton("int_hash", [3], [("in", "x", r.u32(n)), ("out", "out", z(n, np.uint32)), ("s32", n)]))
 
+    # --- bulk asynchronous copies (cuda/bulk_copy.cu): a bulk load on a barrier, a bulk store ---
+    bc = "bulk_copy.sm_90.ptx"
+    r = Rng(9001)
+    n = 320
+    L.append(Launch("bulk_load_barrier", bc, "bulk_load_barrier", [3], [128],
+                    [("in", "in", r.i32(3 * n * 4, -2**31, 2**31 - 1)), ("out", "out", z(3 * n * 4, np.int32)),
+                     ("s32", n)]))
+    r = Rng(9002)
+    L.append(Launch("bulk_store_group", bc, "bulk_store_group", [4], [256],
+                    [("in", "in", r.f32(4 * 1024, -100.0, 100.0)), ("out", "out", z(4 * 1024, np.float32))]))
     L += tensor_core_launches()
     return L
 

@@ -12,6 +12,8 @@
 // kernel's wait loop simply runs again, and other warps move meanwhile.
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "exec/engine.h"
@@ -19,6 +21,7 @@
 #include "exec/warp.h"
 #include "program/registry.h"
 #include "units/cp_async/cp_async.h"
+#include "units/mbarrier/mbarrier.h"
 
 namespace ptxvm::units {
 namespace {
@@ -73,10 +76,19 @@ Object object(Warp& w, const Op& op, const Arg& a, int l) {
   return {static_cast<uint32_t>(offset), w.access(Space::Shared, offset, 8, l)};
 }
 
-// The unit's state in one CTA: the shared-memory offsets that hold a valid object.
+// A transaction pending on a barrier (mbarrier::expect_completion).
+struct Transaction {
+  uint32_t barrier;
+  std::string issuer;
+  std::function<uint32_t()> land;
+};
+
+// The unit's state in one CTA: the shared-memory offsets that hold a valid object, and the
+// transactions pending on them, in issue order.
 struct Objects : exec::Unit {
   explicit Objects(exec::Cta&) {}
   std::vector<uint32_t> valid;
+  std::vector<Transaction> pending;
 };
 
 bool valid(Warp& w, uint32_t offset) {
@@ -206,12 +218,43 @@ void cp_async_arrive(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
+// The transactions pending on the barrier at `offset` land, in issue order: each writes its bytes
+// and completes its tx-count on the barrier (§9.7.9.25.4: complete-tx), which may complete the phase.
+void land_pending(Warp& w, const Op& op, uint32_t offset, int l) {
+  Objects* objects = w.cta->units.find<Objects>();
+  if (!objects) return;
+  std::vector<Transaction> landing;
+  auto& pending = objects->pending;
+  for (size_t i = 0; i < pending.size();)
+    if (pending[i].barrier == offset) {
+      landing.push_back(std::move(pending[i]));
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  for (Transaction& t : landing) {
+    const uint32_t bytes = t.land();
+    if (!valid(w, offset))
+      undefined(w, l, offset, "'" + t.issuer + "' completes on shared address " + std::to_string(offset) +
+                                  ", which no longer holds an initialized mbarrier object (undefined, PTX §9.7.13.15)");
+    uint8_t* at = w.access(Space::Shared, offset, 8, l);
+    uint64_t v;
+    std::memcpy(&v, at, 8);
+    State s = decode(v);
+    check_range(w, op, l, {offset, at}, s.tx - bytes, -kMaxCount, "tx-count");
+    s.tx -= bytes;
+    maybe_complete(s);
+    store({offset, at}, s);
+  }
+}
+
 // mbarrier.test_wait / try_wait{.parity} waitComplete, [addr], state | phaseParity
 // (§9.7.13.15.16): whether the phase named is complete. Only the current phase (false) and the
 // one before it (true) may be named.
 void test_wait(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Object o;
+    land_pending(w, op, object(w, op, op.args[1], l).offset, l);
     const State s = load(w, op, op.args[1], l, o);
     bool complete;
     if (op.aux & kParity) {
@@ -232,6 +275,14 @@ void test_wait(Warp& w, const Op& op, uint32_t m) {
 void pending_count(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) { w.set<uint32_t>(op.args[0], l, w.get<uint64_t>(op.args[1], l) & 0xfffff); });
 }
+
+}  // namespace
+
+void mbarrier::expect_completion(Warp& w, uint32_t barrier, std::string issuer, std::function<uint32_t()> land) {
+  w.cta->unit<Objects>().pending.push_back({barrier, std::move(issuer), std::move(land)});
+}
+
+namespace {
 
 // The space qualifier (op.aux2), or false for .shared::cluster, which needs clusters.
 bool space(const isa::Bound& b, Op& op, std::string& why) {

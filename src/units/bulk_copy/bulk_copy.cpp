@@ -1,0 +1,156 @@
+// Bulk asynchronous copies (PTX §9.7.9.25.4, 001_23fdd5978b24a3ed.txt): cp.async.bulk,
+// cp.async.bulk.prefetch, and the bulk async-groups (§9.7.9.25.6) cp.async.bulk.commit_group and
+// cp.async.bulk.wait_group{.read}.
+//
+// A bulk copy moves `size` bytes (a multiple of 16, both addresses 16-byte aligned,
+// §9.7.9.25.4.1) in the async proxy. Its bytes move at the latest moment the ISA allows, source
+// read and destination written together:
+//   - into shared memory, completing on an mbarrier (.mbarrier::complete_tx::bytes): when a thread
+//     next observes that barrier's phase (units/mbarrier/mbarrier.h), which the copy's complete-tx
+//     of `size` bytes may complete;
+//   - into global memory, completing on a bulk async-group (.bulk_group): when a
+//     cp.async.bulk.wait_group (with or without .read) of the issuing thread retires its group, or
+//     the thread exits.
+// A kernel that reads the destination, or writes the source, before then sees what a GPU may show.
+// Without clusters, .shared::cluster addresses are those of the CTA's own shared memory.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "exec/async_groups.h"
+#include "exec/engine.h"
+#include "exec/unit.h"
+#include "exec/warp.h"
+#include "program/registry.h"
+#include "units/mbarrier/mbarrier.h"
+
+namespace ptxvm::units {
+namespace {
+
+using exec::Warp;
+using program::Op;
+using mem::GuestFault;
+using mem::Space;
+
+// A copy in flight: where from and to, resolved and checked at issue.
+struct Copy {
+  uint8_t* dst;
+  const uint8_t* src;
+  uint32_t size;
+  void apply() const { std::memmove(dst, src, size); }
+};
+
+// The unit's state in one CTA: each warp's bulk async-groups.
+class BulkGroups : public exec::Unit {
+public:
+  explicit BulkGroups(exec::Cta& cta) : warps(cta.warps.size()) {}
+  void exited(Warp& w, uint32_t lanes) override { warps[w.index].complete_all(lanes); }
+  std::vector<exec::AsyncGroups<Copy>> warps;
+};
+
+[[noreturn]] void undefined(Warp& w, int lane, Space space, uint64_t address, uint32_t size, const std::string& what) {
+  w.fault_lane = lane;
+  throw GuestFault{GuestFault::Kind::Invalid, space, address, size, what};
+}
+
+// op.aux: the destination's space; op.aux2: whether it completes on an mbarrier.
+Space space_of(const std::string& q) { return q == ".global" ? Space::Global : Space::Shared; }
+
+// A .shared::cta/.shared::cluster operand's offset in the CTA's shared memory: the operand is a
+// shared-space address, or a symbol whose generic address lies in the shared window.
+uint64_t shared_offset(uint64_t address) {
+  const mem::Resolved r = mem::resolve(Space::Generic, address);
+  return r.space == Space::Shared ? r.offset : address;
+}
+
+// The host bytes of [address, address + size) in `space`, after the alignment rule of §9.7.9.25.4.1.
+uint8_t* operand(Warp& w, const Op& op, Space space, uint64_t address, uint32_t size, int l, const char* which) {
+  if (space == Space::Shared) address = shared_offset(address);
+  if (address % 16)
+    undefined(w, l, space, address, size,
+              "'" + op.text + "': the " + which + " address " + std::to_string(address) +
+                  " is not 16-byte aligned (PTX §9.7.9.25.4.1)");
+  return w.access(space, address, size, l, false);
+}
+
+// cp.async.bulk.dst.src.completion [dstMem], [srcMem], size{, [mbar]}{, ctaMask}{, policy}
+void bulk_copy(Warp& w, const Op& op, uint32_t m) {
+  const Space dst_space = static_cast<Space>(op.aux);
+  const Space src_space = dst_space == Space::Global ? Space::Shared : (op.aux2 & 2 ? Space::Shared : Space::Global);
+  exec::for_lanes(m, [&](int l) {
+    const uint32_t size = w.get<uint32_t>(op.args[2], l);
+    if (size % 16)
+      undefined(w, l, dst_space, w.address(op.args[0], l), size,
+                "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.1)");
+    Copy c{operand(w, op, dst_space, w.address(op.args[0], l), size, l, "destination"),
+           operand(w, op, src_space, w.address(op.args[1], l), size, l, "source"), size};
+    if (dst_space == Space::Global) {
+      w.cta->unit<BulkGroups>().warps[w.index].issue(l, c);
+      return;
+    }
+    const uint64_t barrier = shared_offset(w.address(op.args[3], l));
+    if (barrier % 8)
+      undefined(w, l, Space::Shared, barrier, 8, "'" + op.text + "': the mbarrier operand is not an 8-byte aligned shared address (PTX §9.7.13.15.1)");
+    mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [c] {
+      c.apply();
+      return c.size;
+    });
+  });
+}
+
+// cp.async.bulk.prefetch.L2.global [srcMem], size{, policy}: a hint; the range must still be
+// valid global memory, 16-byte aligned, a multiple of 16 bytes.
+void prefetch(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    const uint32_t size = w.get<uint32_t>(op.args[1], l);
+    const uint64_t src = w.address(op.args[0], l);
+    if (size % 16)
+      undefined(w, l, Space::Global, src, size,
+                "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.3)");
+    operand(w, op, Space::Global, src, size, l, "source");
+  });
+}
+
+// cp.async.bulk.commit_group: the lane's uncommitted bulk copies become its newest bulk group.
+void commit_group(Warp& w, const Op&, uint32_t m) { w.cta->unit<BulkGroups>().warps[w.index].commit(m); }
+
+// cp.async.bulk.wait_group{.read} N: all but the N newest bulk groups complete (with .read the
+// sources need only have been read; ptxvm completes the copies whole, which includes that).
+void wait_group(Warp& w, const Op& op, uint32_t m) {
+  if (BulkGroups* g = w.cta->units.find<BulkGroups>()) g->warps[w.index].wait(m, static_cast<uint32_t>(op.aux));
+}
+
+const program::Registration registered([](program::Registry& r) {
+  r["cp.async.bulk §9.7.9.25.4.1"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    if (b.value("multicast")) {
+      why = ".multicast::cluster copies (clusters are not implemented yet)";
+      return false;
+    }
+    if (b.value("mask")) {
+      why = ".cp_mask byte masks (sm_100) are not implemented yet";
+      return false;
+    }
+    const std::string* dst = b.value("dst");
+    const std::string* src = b.value("src");
+    op.aux = static_cast<uint64_t>(space_of(dst ? *dst : ".global"));
+    op.aux2 = (src && *src == ".shared::cta") ? 2 : 0;
+    op.fn = &bulk_copy;
+    return true;
+  };
+  r["cp.async.bulk.prefetch §9.7.9.25.4.3"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &prefetch;
+    return true;
+  };
+  r["cp.async.bulk.commit_group §9.7.9.25.6.1"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &commit_group;
+    return true;
+  };
+  r["cp.async.bulk.wait_group §9.7.9.25.6.2"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.aux = op.args[0].imm;
+    op.fn = &wait_group;
+    return true;
+  };
+});
+
+}  // namespace
+}  // namespace ptxvm::units

@@ -1,0 +1,124 @@
+// Bulk asynchronous copies (src/units/bulk_copy, PTX §9.7.9.25.4, 001_23fdd5978b24a3ed.txt):
+// global -> shared completing on an mbarrier, shared -> global on a bulk async-group, prefetch, and
+// the rules ptxvm reports. The bytes are exact; these tests fix when they move.
+#include <gtest/gtest.h>
+
+#include "harness.h"
+
+namespace ptxvm::test {
+namespace {
+
+// `body` run by 64 threads over `.shared .b64 bar` and `.shared buf[256]`; `in` holds 64 words
+// 0x1000 + i; returns the first `n` words of out (64 words of 0xffffffff before the launch).
+LaunchResult run(const std::string& body, std::vector<uint32_t>* out_words) {
+  Harness h;
+  h.load(kernel_ptx(".shared .align 8 .b64 bar;\n.shared .align 16 .b8 buf[256];\n"
+                    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd1, %r1, 4;\nadd.s64 %rd2, %rd_out, %rd1;\n"
+                    "mov.u32 %r20, bar;\nmov.u32 %r21, buf;\nshl.b32 %r22, %r1, 2;\nadd.u32 %r23, %r21, %r22;\n"
+                    "setp.eq.u32 %p1, %r1, 0;\n" + body, "sm_90"));
+  std::vector<uint32_t> in(64);
+  for (uint32_t i = 0; i < 64; ++i) in[i] = 0x1000 + i;
+  uint64_t out = h.buffer(std::vector<uint32_t>(64, 0xffffffffu)), din = h.buffer(in);
+  auto r = h.launch("k", {1}, {64}, {arg(out), arg(din)});
+  if (out_words) *out_words = h.read<uint32_t>(out, 64);
+  return r;
+}
+
+// Thread 0 expects 256 bytes on the barrier and starts the copy; every thread reads its word of
+// buf before waiting (undefined: ptxvm still shows the old zero) and after.
+TEST(BulkCopy, GlobalToSharedLandsWhenTheBarrierPhaseIsObserved) {  // §9.7.9.25.4.1
+  std::vector<uint32_t> out;
+  auto r = run(R"(
+    st.shared.u32 [%r23], 0;
+    @%p1 mbarrier.init.shared::cta.b64 [bar], 1;
+    bar.sync 0;
+    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
+    @%p1 cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [%rd_in], 256, [bar];
+    ld.shared.u32 %r2, [%r23];
+    bar.sync 0;
+  WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+    @!%p2 bra WAIT;
+    ld.shared.u32 %r3, [%r23];
+    add.u32 %r4, %r2, %r3;
+    st.global.u32 [%rd2], %r4;
+  )", &out);
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], 0x1000 + t) << t;
+}
+
+// The .shared::cluster destination of a CTA outside any cluster is its own shared memory.
+TEST(BulkCopy, SharedClusterDestinationIsTheCtasOwn) {  // §9.7.9.25.4.1
+  std::vector<uint32_t> out;
+  auto r = run(R"(
+    @%p1 mbarrier.init.shared.b64 [bar], 1;
+    bar.sync 0;
+    @%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], 128;
+    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd_in], 128, [bar];
+  WAIT:
+    mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+    @!%p2 bra WAIT;
+    setp.lt.u32 %p3, %r1, 32;
+    @%p3 ld.shared.u32 %r3, [%r23];
+    @%p3 st.global.u32 [%rd2], %r3;
+  )", &out);
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], 0x1000 + t) << t;
+  EXPECT_EQ(out[32], 0xffffffffu);
+}
+
+// Shared -> global on a bulk group: the global bytes change at the wait that retires the group,
+// and the copy reads its source then, so a write to buf before the wait shows (undefined).
+TEST(BulkCopy, SharedToGlobalLandsAtTheWaitThatRetiresItsGroup) {  // §9.7.9.25.4.1, §9.7.9.25.6
+  std::vector<uint32_t> out;
+  auto r = run(R"(
+    add.u32 %r4, %r1, 7;
+    st.shared.u32 [%r23], %r4;
+    fence.proxy.async.shared::cta;
+    bar.sync 0;
+    @%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd_out], [buf], 256;
+    @%p1 cp.async.bulk.commit_group;
+    @%p1 ld.global.u32 %r5, [%rd_out];
+    @%p1 st.shared.u32 [%r23+4], 99;
+    @%p1 cp.async.bulk.wait_group.read 0;
+    @%p1 st.global.u32 [%rd_out+252], %r5;
+  )", &out);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(out[0], 7u);
+  EXPECT_EQ(out[1], 99u);  // the source as it was at the wait
+  for (uint32_t t = 2; t < 63; ++t) EXPECT_EQ(out[t], t + 7) << t;
+  EXPECT_EQ(out[63], 0xffffffffu);  // thread 0's read before the wait: the old global word
+}
+
+TEST(BulkCopy, MisalignedAddressesAndSizesAreReported) {  // §9.7.9.25.4.1
+  std::string body = "@%p1 mbarrier.init.shared.b64 [bar], 1;\n";
+  auto r = run(body + "@%p1 cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [%rd_in], 24, [bar];\n", nullptr);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("size 24 is not a multiple of 16"), std::string::npos) << r.error;
+  r = run(body + "add.s64 %rd5, %rd_in, 8;\n@%p1 cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [%rd5], 16, [bar];\n",
+          nullptr);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("is not 16-byte aligned"), std::string::npos) << r.error;
+  r = run("@%p1 cp.async.bulk.prefetch.L2.global [%rd_in], 512;\n", nullptr);  // past the 256-byte input
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("out-of-bounds"), std::string::npos) << r.error;
+}
+
+// A copy that completes on an address holding no mbarrier object is undefined.
+TEST(BulkCopy, CompletingOnAnInvalidatedBarrierIsReported) {  // §9.7.13.15
+  auto r = run(R"(
+    @%p1 mbarrier.init.shared.b64 [bar], 1;
+    @%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], 16;
+    @%p1 cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [%rd_in], 16, [bar];
+    @%p1 mbarrier.inval.shared.b64 [bar];
+    @%p1 mbarrier.init.shared.b64 [bar], 1;
+    @%p1 mbarrier.inval.shared.b64 [bar];
+  WAIT:
+    @%p1 mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+  )", nullptr);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("completes on shared address 0, which no longer holds an initialized mbarrier"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace ptxvm::test
