@@ -276,6 +276,24 @@ def all_launches():
     r = Rng(9002)
     L.append(Launch("bulk_store_group", bc, "bulk_store_group", [4], [256],
                     [("in", "in", r.f32(4 * 1024, -100.0, 100.0)), ("out", "out", z(4 * 1024, np.float32))]))
+    # bulk reductions (cuda/bulk_reduce.cu): 23 regions of 64 words, one per operation and type in
+    # the kernel's order; float regions hold every exponent (zeros, subnormals, Inf, NaN included).
+    r = Rng(9003)
+    kinds = ["u", "u", "u", "f32", "f64", "f16", "bf16"] + ["u"] * 16
+    def region_words(kind):
+        if kind == "f32":
+            return r.float_bits((64,), 8, 23, 0, 255).astype(np.uint32)
+        if kind == "f64":
+            return r.float_bits((32,), 11, 52, 0, 2047).astype(np.uint64).view(np.uint32)
+        if kind in ("f16", "bf16"):
+            e, m_ = (5, 10) if kind == "f16" else (8, 7)
+            return r.float_bits((128,), e, m_, 0, (1 << e) - 1).astype(np.uint16).view(np.uint32)
+        return r.u32(64)
+    src = np.concatenate([region_words(k) for k in kinds])
+    dst = np.concatenate([region_words(k) for k in kinds])
+    dst[15 * 64:17 * 64] %= np.uint32(1000)  # .inc/.dec: counters below and above the source bound
+    src[15 * 64:17 * 64] %= np.uint32(1000)
+    L.append(Launch("bulk_reduce", "bulk_reduce.sm_90.ptx", "bulk_reduce", [1], [128], [("in", "in", src), ("out", "out", dst)]))
     L += tensor_core_launches()
     return L
 

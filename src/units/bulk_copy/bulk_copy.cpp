@@ -1,6 +1,6 @@
 // Bulk asynchronous copies (PTX §9.7.9.25.4, 001_23fdd5978b24a3ed.txt): cp.async.bulk,
-// cp.async.bulk.prefetch, and the bulk async-groups (§9.7.9.25.6) cp.async.bulk.commit_group and
-// cp.async.bulk.wait_group{.read}.
+// cp.reduce.async.bulk, cp.async.bulk.prefetch, and the bulk async-groups (§9.7.9.25.6)
+// cp.async.bulk.commit_group and cp.async.bulk.wait_group{.read}.
 //
 // A bulk copy moves `size` bytes (a multiple of 16, both addresses 16-byte aligned,
 // §9.7.9.25.4.1) in the async proxy. Its bytes move at the latest moment the ISA allows, source
@@ -12,7 +12,10 @@
 //     cp.async.bulk.wait_group (with or without .read) of the issuing thread retires its group, or
 //     the thread exits.
 // A kernel that reads the destination, or writes the source, before then sees what a GPU may show.
+// A reduction combines each destination element with its source element as atom does
+// (numeric/atomic_ops.h), atomically per element: other CTAs may reduce into the same global array.
 // Without clusters, .shared::cluster addresses are those of the CTA's own shared memory.
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -21,6 +24,7 @@
 #include "exec/engine.h"
 #include "exec/unit.h"
 #include "exec/warp.h"
+#include "numeric/atomic_ops.h"
 #include "program/registry.h"
 #include "units/mbarrier/mbarrier.h"
 
@@ -32,12 +36,37 @@ using program::Op;
 using mem::GuestFault;
 using mem::Space;
 
-// A copy in flight: where from and to, resolved and checked at issue.
+// A copy or reduction in flight: where from and to, resolved and checked at issue; for a
+// reduction, the combine function and the element size.
 struct Copy {
   uint8_t* dst;
   const uint8_t* src;
   uint32_t size;
-  void apply() const { std::memmove(dst, src, size); }
+  numeric::Combine combine = nullptr;
+  uint8_t element = 0;
+  bool global = false;
+  void apply() const {
+    if (!combine) {
+      std::memmove(dst, src, size);
+      return;
+    }
+    switch (element) {
+    case 2: reduce<uint16_t>(); break;
+    case 4: reduce<uint32_t>(); break;
+    default: reduce<uint64_t>(); break;
+    }
+  }
+  template <typename T>
+  void reduce() const {
+    for (uint32_t i = 0; i < size; i += sizeof(T)) {
+      T b;
+      std::memcpy(&b, src + i, sizeof(T));
+      std::atomic_ref<T> ref(*reinterpret_cast<T*>(dst + i));
+      T old = ref.load();
+      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, b, 0, global)))) {
+      }
+    }
+  }
 };
 
 // The unit's state in one CTA: each warp's bulk async-groups.
@@ -53,7 +82,9 @@ public:
   throw GuestFault{GuestFault::Kind::Invalid, space, address, size, what};
 }
 
-// op.aux: the destination's space; op.aux2: whether it completes on an mbarrier.
+// op.aux: a reduction's combine function (0: a copy); op.aux2: the destination's space, then
+// kSharedSource, then a reduction's element bytes from bit kElementShift.
+constexpr uint64_t kSharedSource = 0x100, kElementShift = 16;
 Space space_of(const std::string& q) { return q == ".global" ? Space::Global : Space::Shared; }
 
 // A .shared::cta/.shared::cluster operand's offset in the CTA's shared memory: the operand is a
@@ -75,8 +106,8 @@ uint8_t* operand(Warp& w, const Op& op, Space space, uint64_t address, uint32_t 
 
 // cp.async.bulk.dst.src.completion [dstMem], [srcMem], size{, [mbar]}{, ctaMask}{, policy}
 void bulk_copy(Warp& w, const Op& op, uint32_t m) {
-  const Space dst_space = static_cast<Space>(op.aux);
-  const Space src_space = dst_space == Space::Global ? Space::Shared : (op.aux2 & 2 ? Space::Shared : Space::Global);
+  const Space dst_space = static_cast<Space>(op.aux2 & 0xff);
+  const Space src_space = op.aux2 & kSharedSource ? Space::Shared : Space::Global;
   exec::for_lanes(m, [&](int l) {
     const uint32_t size = w.get<uint32_t>(op.args[2], l);
     if (size % 16)
@@ -84,6 +115,11 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
                 "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.1)");
     Copy c{operand(w, op, dst_space, w.address(op.args[0], l), size, l, "destination"),
            operand(w, op, src_space, w.address(op.args[1], l), size, l, "source"), size};
+    if (op.aux) {  // cp.reduce.async.bulk
+      c.combine = reinterpret_cast<numeric::Combine>(op.aux);
+      c.element = static_cast<uint8_t>(op.aux2 >> kElementShift);
+      c.global = dst_space == Space::Global;
+    }
     if (dst_space == Space::Global) {
       w.cta->unit<BulkGroups>().warps[w.index].issue(l, c);
       return;
@@ -132,8 +168,22 @@ const program::Registration registered([](program::Registry& r) {
     }
     const std::string* dst = b.value("dst");
     const std::string* src = b.value("src");
-    op.aux = static_cast<uint64_t>(space_of(dst ? *dst : ".global"));
-    op.aux2 = (src && *src == ".shared::cta") ? 2 : 0;
+    op.aux2 = static_cast<uint64_t>(space_of(dst ? *dst : ".global")) | (src && *src == ".shared::cta" ? kSharedSource : 0);
+    op.fn = &bulk_copy;
+    return true;
+  };
+  r["cp.reduce.async.bulk §9.7.9.25.4.2"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    const std::string* dst = b.value("dst");
+    const std::string* red = b.value("op");
+    const std::string* type = b.value("type");
+    op.aux = reinterpret_cast<uint64_t>(numeric::combine_for(red ? *red : "", type ? *type : ""));
+    if (!op.aux) {
+      why = "cp.reduce.async.bulk" + (red ? *red : "") + (type ? *type : "") + " has no element operation";
+      return false;
+    }
+    const std::string t = *type;
+    const uint64_t bytes = t == ".f16" || t == ".bf16" ? 2 : t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64" ? 8 : 4;
+    op.aux2 = static_cast<uint64_t>(space_of(dst ? *dst : ".global")) | kSharedSource | bytes << kElementShift;
     op.fn = &bulk_copy;
     return true;
   };
