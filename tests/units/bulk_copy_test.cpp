@@ -90,6 +90,26 @@ TEST(BulkCopy, SharedToGlobalLandsAtTheWaitThatRetiresItsGroup) {  // §9.7.9.25
   EXPECT_EQ(out[63], 0xffffffffu);  // thread 0's read before the wait: the old global word
 }
 
+// A reduction into shared memory completes on an mbarrier, combining each element then.
+TEST(BulkCopy, ReductionIntoSharedMemoryCompletesOnTheBarrier) {  // §9.7.9.25.4.2
+  std::vector<uint32_t> out;
+  auto r = run(R"(
+    st.shared.u32 [%r23], %r1;
+    @%p1 mbarrier.init.shared.b64 [bar], 1;
+    bar.sync 0;
+    @%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], 128;
+    @%p1 cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [buf+128], [buf], 128, [bar];
+  WAIT:
+    mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+    @!%p2 bra WAIT;
+    ld.shared.u32 %r3, [%r23];
+    st.global.u32 [%rd2], %r3;
+  )", &out);
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(out[t], t) << t;
+  for (uint32_t t = 32; t < 64; ++t) EXPECT_EQ(out[t], t + (t - 32)) << t;  // buf[t] += buf[t - 32]
+}
+
 TEST(BulkCopy, MisalignedAddressesAndSizesAreReported) {  // §9.7.9.25.4.1
   std::string body = "@%p1 mbarrier.init.shared.b64 [bar], 1;\n";
   auto r = run(body + "@%p1 cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [%rd_in], 24, [bar];\n", nullptr);
