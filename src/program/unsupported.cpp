@@ -12,7 +12,6 @@ struct Reason {
 
 // Whole §9.7 groups that a future unit executes.
 constexpr Reason kBySection[] = {
-    {"9.7.9.13", "bulk copies and TMA (issue 15)"},                // st.bulk
     {"9.7.9.25.5", "bulk copies and TMA (issue 15)"},              // the .tensor forms (TMA)
     {"9.7.9.26", "bulk copies and TMA (issue 15)"},                // tensormap.replace
     {"9.7.10", "textures (issue 21)"},

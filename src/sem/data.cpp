@@ -6,6 +6,8 @@
 // do not change results (§9.7.9.8: "a hint ... does not change the memory consistency
 // behavior"). .mmio accesses are ordinary memory accesses of the guest address space.
 #include <atomic>
+#include <cstring>
+#include <string>
 
 #include "exec/engine.h"
 #include "exec/warp.h"
@@ -343,6 +345,26 @@ bool select_cvta(const isa::Bound& b, Op& op, std::string& why) {
 
 void nothing(Warp&, const Op&, uint32_t) {}
 
+// st.bulk{.weak}{.shared::cta} [a], size, 0 (§9.7.9.13): size bytes of shared memory from a set to
+// zero. size must be a multiple of 8 and a generic a must lie in the shared window; else undefined.
+void st_bulk(Warp& w, const Op& op, uint32_t m) {
+  for_lanes(m, [&](int l) {
+    const uint64_t address = w.address(op.args[0], l), size = w.get<uint64_t>(op.args[1], l);
+    mem::Resolved at = mem::resolve(Space::Generic, address);
+    if (op.aux2 && at.space != Space::Shared) at = {Space::Shared, address};  // .shared::cta: a shared address
+    std::string wrong;
+    if (size % 8) wrong = "size " + std::to_string(size) + " is not a multiple of 8";
+    else if (at.space != Space::Shared) wrong = "the generic address " + std::to_string(address) + " is not in the shared window";
+    if (!wrong.empty()) {
+      w.fault_lane = l;
+      throw mem::GuestFault{mem::GuestFault::Kind::Invalid, Space::Shared, address, 0,
+                            "'" + op.text + "': " + wrong + " (undefined, PTX §9.7.9.13)"};
+    }
+    const auto n = static_cast<uint32_t>(std::min<uint64_t>(size, UINT32_MAX));  // beyond shared memory: a fault
+    if (n) std::memset(w.access(Space::Shared, at.offset, n, l, false), 0, n);
+  });
+}
+
 template <uint64_t kKind>
 bool select_createpolicy(const isa::Bound& b, Op& op, std::string&) {
   auto index = [&](std::string_view name) -> uint64_t { return static_cast<uint64_t>(b.index(name) + 1); };
@@ -366,6 +388,11 @@ const program::Registration registered([](program::Registry& r) {
     return true;
   };
   r["prefetch §9.7.9.15"] = hint;
+  r["st.bulk §9.7.9.13"] = [](const isa::Bound& b, Op& op, std::string&) {
+    op.aux2 = b.value("ss") != nullptr;
+    op.fn = &st_bulk;
+    return true;
+  };
   r["prefetchu §9.7.9.15"] = hint;
   auto line = [](const isa::Bound& b, Op& op, std::string&) {
     op.aux2 = static_cast<uint64_t>(space_for(b, "space"));

@@ -378,5 +378,30 @@ TEST(Data, B128LoadStoreAndMov) {
   EXPECT_EQ(v[2], 0x0123456789abcdefull);
 }
 
+// st.bulk zero-fills shared memory (§9.7.9.13, sm_100): through .shared::cta and generic
+// addresses; a size not a multiple of 8, or a generic address outside the shared window, is undefined.
+TEST(Data, StBulkZeroFillsSharedMemory) {
+  const std::string fill = ".shared .align 16 .b8 buf[256];\n"
+                           "mov.u32 %r1, %tid.x;\nmov.u32 %r2, buf;\nshl.b32 %r3, %r1, 2;\nadd.u32 %r4, %r2, %r3;\n"
+                           "st.shared.u32 [%r4], 0xffffffff;\nbar.sync 0;\nsetp.eq.u32 %p1, %r1, 0;\n";
+  const std::string out = "bar.sync 0;\nld.shared.u32 %r5, [%r4];\nmul.wide.u32 %rd1, %r1, 4;\n"
+                          "add.s64 %rd1, %rd_out, %rd1;\nst.global.u32 [%rd1], %r5;\n";
+  for (const char* st : {"@%p1 st.bulk.weak.shared::cta [buf+16], 64, 0;\n", "cvta.shared.u64 %rd2, buf;\n@%p1 st.bulk [%rd2+16], 64, 0;\n"}) {
+    Harness h;
+    h.load(kernel_ptx(fill + st + out, "sm_100a"));
+    uint64_t o = h.buffer(std::vector<uint32_t>(64, 7));
+    ASSERT_TRUE(h.launch("k", {1}, {64}, {arg(o), arg(uint64_t{0})}).ok) << st;
+    auto v = h.read<uint32_t>(o, 64);
+    for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(v[t], t >= 4 && t < 20 ? 0u : 0xffffffffu) << st << t;
+  }
+  for (const char* bad : {"@%p1 st.bulk.shared::cta [buf], 12, 0;\n", "@%p1 st.bulk [%rd_out], 16, 0;\n"}) {
+    Harness h;
+    h.load(kernel_ptx(fill + bad, "sm_100a"));
+    auto r = h.launch("k", {1}, {64}, {arg(h.buffer(std::vector<uint32_t>(64))), arg(uint64_t{0})});
+    ASSERT_FALSE(r.ok) << bad;
+    EXPECT_NE(r.error.find("(undefined, PTX §9.7.9.13)"), std::string::npos) << r.error;
+  }
+}
+
 }  // namespace
 }  // namespace ptxvm::test
