@@ -12,7 +12,6 @@ struct Reason {
 
 // Whole §9.7 groups that a future unit executes.
 constexpr Reason kBySection[] = {
-    {"9.7.9.25.5", "bulk copies and TMA (issue 15)"},              // the .tensor forms (TMA)
     {"9.7.9.26", "bulk copies and TMA (issue 15)"},                // tensormap.replace
     {"9.7.10", "textures (issue 21)"},
     {"9.7.11", "surfaces (issue 21)"},
@@ -23,6 +22,7 @@ constexpr Reason kBySection[] = {
 // Single families.
 constexpr Reason kByFamily[] = {
     {"slct §9.7.6.4", "not written yet"},
+    {"cp.reduce.async.bulk.tensor §9.7.9.25.5.3", "tensor reductions (issue 15)"},
     {"st.async §9.7.9.12", "clusters (issue 16): a store into another CTA's shared memory"},
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},

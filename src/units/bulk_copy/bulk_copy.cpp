@@ -17,6 +17,7 @@
 // Without clusters, .shared::cluster addresses are those of the CTA's own shared memory.
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "exec/warp.h"
 #include "numeric/atomic_ops.h"
 #include "program/registry.h"
+#include "units/bulk_copy/bulk_copy.h"
 #include "units/mbarrier/mbarrier.h"
 
 namespace ptxvm::units {
@@ -69,12 +71,18 @@ struct Copy {
   }
 };
 
+// An operation in a bulk group: whatever moves its bytes (a Copy, a tensor store).
+struct Deferred {
+  std::function<void()> effect;
+  void apply() const { effect(); }
+};
+
 // The unit's state in one CTA: each warp's bulk async-groups.
 class BulkGroups : public exec::Unit {
 public:
   explicit BulkGroups(exec::Cta& cta) : warps(cta.warps.size()) {}
   void exited(Warp& w, uint32_t lanes) override { warps[w.index].complete_all(lanes); }
-  std::vector<exec::AsyncGroups<Copy>> warps;
+  std::vector<exec::AsyncGroups<Deferred>> warps;
 };
 
 [[noreturn]] void undefined(Warp& w, int lane, Space space, uint64_t address, uint32_t size, const std::string& what) {
@@ -121,7 +129,7 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
       c.global = dst_space == Space::Global;
     }
     if (dst_space == Space::Global) {
-      w.cta->unit<BulkGroups>().warps[w.index].issue(l, c);
+      bulk_copy::issue(w, l, [c] { c.apply(); });
       return;
     }
     const uint64_t barrier = shared_offset(w.address(op.args[3], l));
@@ -155,6 +163,14 @@ void commit_group(Warp& w, const Op&, uint32_t m) { w.cta->unit<BulkGroups>().wa
 void wait_group(Warp& w, const Op& op, uint32_t m) {
   if (BulkGroups* g = w.cta->units.find<BulkGroups>()) g->warps[w.index].wait(m, static_cast<uint32_t>(op.aux));
 }
+
+}  // namespace
+
+void bulk_copy::issue(Warp& w, int lane, std::function<void()> effect) {
+  w.cta->unit<BulkGroups>().warps[w.index].issue(lane, {std::move(effect)});
+}
+
+namespace {
 
 const program::Registration registered([](program::Registry& r) {
   r["cp.async.bulk §9.7.9.25.4.1"] = [](const isa::Bound& b, Op& op, std::string& why) {

@@ -1,0 +1,216 @@
+// Tensor copies through the Tensor Memory Accelerator (PTX §9.7.9.25.5, §5.5;
+// 001_23fdd5978b24a3ed.txt): cp.async.bulk.tensor in .tile mode, global -> shared completing on an
+// mbarrier and shared -> global on a bulk async-group, and cp.async.bulk.prefetch.tensor.
+//
+// The map (tensor_map.h) is read when the copy is issued; its box of ceil(box[i] /
+// elementStrides[i]) elements per dimension, starting at the coordinates, lies in shared memory
+// densely, innermost dimension first, each element's shared address swizzled as the map says
+// (Swizzle<B,4,3> on the absolute address, as wgmma reads it, mma/descriptor.h). Elements outside
+// the tensor (§5.5.3.3) load as zero, or as a NaN with the NaN fill, and are not stored. The bytes
+// move at the latest moment the ISA allows, as for bulk copies (units/bulk_copy): a load when a
+// thread next observes its mbarrier's phase, completing the box's bytes as its tx-count; a store
+// when a wait retires its bulk group.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "exec/engine.h"
+#include "exec/unit.h"
+#include "exec/warp.h"
+#include "program/registry.h"
+#include "units/bulk_copy/bulk_copy.h"
+#include "units/mbarrier/mbarrier.h"
+#include "units/tma/tensor_map.h"
+
+namespace ptxvm::units::tma {
+namespace {
+
+using exec::Warp;
+using program::Arg;
+using program::Op;
+using mem::GuestFault;
+using mem::Space;
+
+[[noreturn]] void undefined(Warp& w, int lane, Space space, uint64_t address, const std::string& what) {
+  w.fault_lane = lane;
+  throw GuestFault{GuestFault::Kind::Invalid, space, address, 0, what};
+}
+
+// A shared-space operand: a shared address, or a generic one in the shared window.
+uint64_t shared_offset(uint64_t address) {
+  const mem::Resolved r = mem::resolve(Space::Generic, address);
+  return r.space == Space::Shared ? r.offset : address;
+}
+
+// One tensor copy, its map and coordinates read at issue.
+struct Box {
+  TensorMap map;
+  int64_t coords[5] = {};
+  uint64_t shared = 0;  // the box's shared-memory offset
+  Warp* warp = nullptr;
+  int lane = 0;
+  bool load = true;
+
+  unsigned count(unsigned d) const { return (map.box[d] + map.element_strides[d] - 1) / map.element_strides[d]; }
+  uint64_t elements() const {
+    uint64_t n = 1;
+    for (unsigned d = 0; d < map.rank; ++d) n *= count(d);
+    return n;
+  }
+  uint32_t bytes() const { return static_cast<uint32_t>(elements() * element_bytes(map.type)); }
+
+  // The shared offset of box element `i` (in box order), swizzled.
+  uint64_t shared_at(uint64_t i) const {
+    uint64_t a = shared + i * element_bytes(map.type);
+    const unsigned b = map.swizzle == Swizzle::B32 ? 1 : map.swizzle == Swizzle::B64 ? 2 : map.swizzle == Swizzle::B128 ? 3 : 0;
+    return a ^ (((a >> 7) & ((1u << b) - 1)) << 4);
+  }
+
+  // Moves the box: global -> shared (load) or shared -> global (store).
+  void apply() const {
+    const unsigned size = element_bytes(map.type);
+    uint64_t index[5] = {};
+    for (uint64_t i = 0, n = elements(); i < n; ++i) {
+      bool inside = true;
+      uint64_t global = map.address;
+      for (unsigned d = 0; d < map.rank; ++d) {
+        const int64_t g = coords[d] + static_cast<int64_t>(index[d] * map.element_strides[d]);
+        inside = inside && g >= 0 && static_cast<uint64_t>(g) < map.dims[d];
+        global += static_cast<uint64_t>(g) * (d == 0 ? size : map.strides[d - 1]);
+      }
+      uint8_t* smem = warp->access(Space::Shared, shared_at(i), size, lane, false);
+      if (inside) {
+        uint8_t* gmem = warp->access(Space::Global, global, size, lane, false);
+        if (load) std::memcpy(smem, gmem, size);
+        else std::memcpy(gmem, smem, size);
+        if (load && (map.type == DataType::TF32 || map.type == DataType::TF32Ftz)) to_tf32(smem);
+      } else if (load) {
+        fill(smem, size);
+      }
+      for (unsigned d = 0; d < map.rank && ++index[d] == count(d); ++d) index[d] = 0;
+    }
+  }
+  // A .tf32 tensor's f32 elements load rounded to tf32, to nearest with ties away from zero (as
+  // cvt.rna.tf32.f32, §9.7.9.21), Inf and NaN unchanged (H100, tests/hw/tma).
+  static void to_tf32(uint8_t* at) {
+    uint32_t v;
+    std::memcpy(&v, at, 4);
+    if ((v & 0x7f800000u) != 0x7f800000u) v = (v + 0x1000u) & ~0x1fffu;
+    std::memcpy(at, &v, 4);
+  }
+  // An element outside the tensor: zero, or with the NaN fill the OOB-NaN (§5.5.3.3), which an
+  // H100 writes as 0x7ff7 in every 16 bits of the element (a NaN of f16, bf16, f32 and f64).
+  void fill(uint8_t* to, unsigned size) const {
+    const uint64_t nan = map.oob == OobFill::NanRequestZeroFma ? 0x7ff77ff77ff77ff7ull : 0;
+    std::memcpy(to, &nan, size);
+  }
+};
+
+// The map and coordinates of a [tensorMap, {coords}] operand for lane l.
+Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
+  const uint64_t address = w.address(tensor, l);
+  const mem::Resolved at = mem::resolve(Space::Generic, address);
+  const std::optional<TensorMap> map = decode(w.access(at.space, at.offset, 128, l, false));
+  if (!map)
+    undefined(w, l, at.space, address,
+              "'" + op.text + "': the 128 bytes at " + std::to_string(address) +
+                  " hold no tensor map (build maps with ptxvm's encoder: the manifest's tensormap argument or "
+                  "units/tma/tensor_map.h)");
+  Box b;
+  b.map = *map;
+  if (b.map.rank != rank)
+    undefined(w, l, at.space, address, "'" + op.text + "' is ." + std::to_string(rank) + "d but its tensor map has rank " +
+                                           std::to_string(b.map.rank) + " (PTX §9.7.9.25.5.2)");
+  if (b.map.interleave != Interleave::None || b.map.swizzle > Swizzle::B128)
+    undefined(w, l, at.space, address, "'" + op.text + "': interleaved maps and the 128B-atom swizzles are not implemented yet");
+  const Arg& coords = tensor.elems.at(0);
+  for (unsigned d = 0; d < rank; ++d) b.coords[d] = w.get<int32_t>(coords.elems.empty() ? coords : coords.elems[d], l);
+  // §5.5.3.1: "the address of the bounding box must be 16-byte aligned"; an H100 stops such a
+  // copy with an illegal-instruction error (tests/hw/tma).
+  if (b.coords[0] * static_cast<int64_t>(element_bytes(b.map.type)) % 16)
+    undefined(w, l, Space::Global, address,
+              "'" + op.text + "': the box starts at coordinate " + std::to_string(b.coords[0]) +
+                  " of dimension 0, " + std::to_string(b.coords[0] * static_cast<int64_t>(element_bytes(b.map.type))) +
+                  " bytes into a row: not 16-byte aligned (PTX §5.5.3.1)");
+  b.warp = &w;
+  b.lane = l;
+  return b;
+}
+
+unsigned rank_of(const isa::Bound& b) {
+  const std::string* d = b.value("dim");
+  return d ? static_cast<unsigned>((*d)[1] - '0') : 1;
+}
+
+// cp.async.bulk.tensor.Nd.shared::{cta,cluster}.global.tile.mbarrier::complete_tx::bytes
+//   [dstMem], [tensorMap, tensorCoords], [mbar]
+void load(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Box b = read_box(w, op, op.args[1], static_cast<unsigned>(op.aux), l);
+    b.shared = shared_offset(w.address(op.args[0], l));
+    if (b.shared % 128)
+      undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
+    w.access(Space::Shared, b.shared, b.bytes(), l, false);  // the whole box inside shared memory
+    const uint64_t barrier = shared_offset(w.address(op.args[2], l));
+    mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [b] {
+      b.apply();
+      return b.bytes();
+    });
+  });
+}
+
+// cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tensorMap, tensorCoords], [srcMem]
+void store(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
+    b.load = false;
+    for (unsigned d = 0; d < b.map.rank; ++d)  // an H100 stops a store that starts before the tensor
+      if (b.coords[d] < 0)
+        undefined(w, l, Space::Global, b.map.address,
+                  "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
+                      " of dimension " + std::to_string(d) + ", before the tensor (tests/hw/tma: the H100 faults)");
+    b.shared = shared_offset(w.address(op.args[1], l));
+    if (b.shared % 128)
+      undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
+    w.access(Space::Shared, b.shared, b.bytes(), l, false);
+    bulk_copy::issue(w, l, [b] { b.apply(); });
+  });
+}
+
+// cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [tensorMap, tensorCoords]: a hint, whose map
+// must still be one.
+void prefetch(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) { read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l); });
+}
+
+bool tile_mode(const isa::Bound& b, std::string& why) {
+  const std::string* mode = b.value("mode");
+  if (mode && *mode != ".tile") {
+    why = *mode + " tensor copies are not implemented yet";
+    return false;
+  }
+  if (b.value("multicast") || b.value("cta_group")) {
+    why = "multicast and .cta_group tensor copies need clusters (not implemented yet)";
+    return false;
+  }
+  return true;
+}
+
+const program::Registration registered([](program::Registry& r) {
+  r["cp.async.bulk.tensor §9.7.9.25.5.2"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    if (!tile_mode(b, why)) return false;
+    const std::string* dst = b.value("dst");
+    op.aux = rank_of(b);
+    op.fn = dst && *dst == ".global" ? &store : &load;
+    return true;
+  };
+  r["cp.async.bulk.prefetch.tensor §9.7.9.25.5.4"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    if (!tile_mode(b, why)) return false;
+    op.aux = rank_of(b);
+    op.fn = &prefetch;
+    return true;
+  };
+});
+
+}  // namespace
+}  // namespace ptxvm::units::tma

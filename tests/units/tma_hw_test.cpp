@@ -1,0 +1,89 @@
+// Replays the TMA vectors recorded on an H100 (sm_90a) by tests/hw/tma/record_tma.cu: the same
+// kernels (tests/hw/tma/tma_kernels.ptx) run on ptxvm with tensor maps built by ptxvm's encoder
+// (src/units/tma/tensor_map.h) from the fields the recorder gave cuTensorMapEncodeTiled, and every
+// recorded word — a load's shared-memory image, a store's global image — must be the GPU's.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../hw/tma/texts.h"
+#include "../sem/hw_records.h"
+#include "harness.h"
+#include "units/tma/tensor_map.h"
+
+namespace ptxvm::test {
+namespace {
+
+using ptxvm_hw_tma::Text;
+
+std::string hw_dir() { return (std::filesystem::path(__FILE__).parent_path() / "../hw/tma").string(); }
+
+// The map of text t over the tensor at `address`, as ptxvm's encoder builds it.
+std::vector<uint8_t> map_of(const Text& t, uint64_t address) {
+  units::tma::TensorMap m;
+  m.type = static_cast<units::tma::DataType>(t.type);
+  m.rank = t.rank;
+  m.address = address;
+  for (unsigned i = 0; i < 5; ++i) m.dims[i] = t.dims[i], m.box[i] = t.box[i], m.element_strides[i] = t.element_strides[i];
+  for (unsigned i = 0; i < 4; ++i) m.strides[i] = t.strides[i];
+  m.swizzle = static_cast<units::tma::Swizzle>(t.swizzle);
+  m.oob = static_cast<units::tma::OobFill>(t.oob);
+  EXPECT_EQ(units::tma::validate(m), "") << t.name;
+  const auto bytes = units::tma::encode(m);
+  return {bytes.begin(), bytes.end()};
+}
+
+TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
+  std::ifstream f(hw_dir() + "/tma_kernels.ptx");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  Harness h;
+  h.load(ss.str());
+  std::map<std::string, const Text*> by_name;
+  for (const Text& t : ptxvm_hw_tma::kTexts) by_name[t.name] = &t;
+  const std::vector<Recorded> records = read_records(hw_dir() + "/tma.bin.xz");
+  ASSERT_FALSE(records.empty());
+  size_t words = 0;
+  for (const Recorded& rec : records) {
+    const size_t sp = rec.insn.find(' ');
+    const unsigned set = unsigned(std::stoul(rec.insn.substr(0, sp)));
+    const Text& t = *by_name.at(rec.insn.substr(sp + 1));
+    const uint64_t tensor = h.buffer(ptxvm_hw_tma::tensor_image(t)), in = h.buffer(ptxvm_hw_tma::shared_source(t));
+    const uint64_t out = h.buffer(std::vector<uint32_t>(ptxvm_hw_tma::out_words(t), 0xdeadbeef));
+    KernelArg map;
+    map.bytes = map_of(t, tensor);
+    std::vector<KernelArg> args{map, arg(in), arg(out)};
+    for (unsigned i = 0; i < 5; ++i) args.push_back(arg(t.coords[set][i]));
+    const LaunchResult r = h.launch(t.kernel, {1}, {128}, args);
+    if (rec.out.empty()) {  // the GPU stopped this launch with an error: ptxvm reports a guest fault
+      EXPECT_FALSE(r.ok) << rec.insn << ": the H100 faults";
+      EXPECT_TRUE(r.guest_fault) << rec.insn << ": " << r.error;
+      continue;
+    }
+    if (!r.ok) {
+      ADD_FAILURE() << rec.insn << ": " << r.error;
+      continue;
+    }
+    const std::vector<uint32_t> got = h.read<uint32_t>(t.dir == 'L' ? out : tensor, rec.out.size());
+    size_t bad = 0;
+    std::string first;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (got[i] != uint32_t(rec.out[i]) && bad++ < 4) {
+        char line[96];
+        std::snprintf(line, sizeof line, "\n  word %zu: GPU %08x, ptxvm %08x", i, uint32_t(rec.out[i]), got[i]);
+        first += line;
+      }
+    words += got.size();
+    EXPECT_EQ(bad, 0u) << rec.insn << ": " << bad << " of " << got.size() << " words differ" << first;
+  }
+  std::printf("tma: %zu records, %zu words compared\n", records.size(), words);
+}
+
+}  // namespace
+}  // namespace ptxvm::test

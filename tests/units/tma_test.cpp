@@ -1,0 +1,113 @@
+// Tensor maps (src/units/tma/tensor_map.h, PTX §5.5.8) and the rules a tensor copy checks
+// (§9.7.9.25.5.2); tests/units/tma_hw_test.cpp compares the copies themselves with an H100.
+#include <gtest/gtest.h>
+
+#include "harness.h"
+#include "units/tma/tensor_map.h"
+
+namespace ptxvm::test {
+namespace {
+
+using units::tma::TensorMap;
+
+TensorMap good() {
+  TensorMap m;
+  m.type = units::tma::DataType::F32;
+  m.rank = 2;
+  m.address = 0x10000;
+  m.dims = {100, 37, 0, 0, 0};
+  m.strides = {400, 0, 0, 0};
+  m.box = {32, 8, 0, 0, 0};
+  m.swizzle = units::tma::Swizzle::B128;
+  return m;
+}
+
+TEST(TensorMap, EncodesAndDecodesEveryField) {
+  TensorMap m = good();
+  m.element_strides = {1, 3, 1, 1, 1};
+  m.oob = units::tma::OobFill::NanRequestZeroFma;
+  m.l2 = units::tma::L2Promotion::B256;
+  const auto bytes = units::tma::encode(m);
+  const auto back = units::tma::decode(bytes.data());
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->address, m.address);
+  EXPECT_EQ(back->dims, m.dims);
+  EXPECT_EQ(back->strides, m.strides);
+  EXPECT_EQ(back->box, m.box);
+  EXPECT_EQ(back->element_strides, m.element_strides);
+  EXPECT_EQ(back->swizzle, m.swizzle);
+  EXPECT_EQ(back->oob, m.oob);
+  EXPECT_EQ(back->l2, m.l2);
+  std::array<uint8_t, 128> garbage{};
+  garbage[0] = 1;
+  EXPECT_FALSE(units::tma::decode(garbage.data()));
+}
+
+// Each of cuTensorMapEncodeTiled's rules, broken once.
+TEST(TensorMap, EveryRuleIsChecked) {
+  EXPECT_EQ(units::tma::validate(good()), "");
+  auto broken = [](auto change) {
+    TensorMap m = good();
+    change(m);
+    return units::tma::validate(m);
+  };
+  EXPECT_NE(broken([](TensorMap& m) { m.rank = 6; }).find("rank must be 1 to 5"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.address += 8; }).find("16-byte aligned"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.dims[1] = 0; }).find("size must be 1 to 2^32"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.box[0] = 300; }).find("box size must be 1 to 256"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.element_strides[1] = 9; }).find("element stride must be 1 to 8"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.element_strides[0] = 2; }).find("dimension 0 must be 1"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.strides[0] = 408; }).find("multiple of 16 bytes"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.strides[0] = uint64_t{1} << 40; }).find("below 2^40"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.box[0] = 6; }).find("multiple of 16 bytes, not 24"), std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.swizzle = units::tma::Swizzle::B64; }).find("fit the 64-byte swizzle span"),
+            std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) { m.interleave = units::tma::Interleave::B16; }).find("rank 3 or more"),
+            std::string::npos);
+  EXPECT_NE(broken([](TensorMap& m) {
+              m.type = units::tma::DataType::U32;
+              m.oob = units::tma::OobFill::NanRequestZeroFma;
+            }).find("floating-point type"),
+            std::string::npos);
+}
+
+// A kernel that loads a box through the map in its parameter.
+std::string load_kernel(const std::string& copy) {
+  return kernel_ptx(".shared .align 1024 .b8 buf[2048];\n.shared .align 8 .b64 bar;\n"
+                    "mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared.b64 [bar], 1;\n"
+                    "@%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], 1024;\n" + copy,
+                    "sm_90");
+}
+
+TEST(Tma, CopiesCheckTheirMapAndCoordinates) {  // §9.7.9.25.5.2, §5.5.3.1
+  struct Case {
+    const char* copy;
+    bool junk_map;
+    const char* report;
+  } cases[] = {
+      {"@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [buf], [%rd_in, {0, 0}], [bar];\n",
+       true, "hold no tensor map"},
+      {"@%p1 cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [buf], [%rd_in, {0, 0, 0}], [bar];\n",
+       false, "is .3d but its tensor map has rank 2"},
+      {"@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [buf], [%rd_in, {3, 0}], [bar];\n",
+       false, "not 16-byte aligned (PTX §5.5.3.1)"},
+      {"@%p1 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd_in, {-4, 0}], [buf];\n", false,
+       "before the tensor"},
+      {"@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [buf+64], [%rd_in, {0, 0}], [bar];\n",
+       false, "128-byte aligned"},
+  };
+  for (const Case& c : cases) {
+    Harness h;
+    h.load(load_kernel(c.copy));
+    TensorMap m = good();
+    m.address = h.buffer(std::vector<uint32_t>(100 * 37, 1));
+    const auto bytes = units::tma::encode(m);
+    const uint64_t map = h.buffer(c.junk_map ? std::vector<uint8_t>(128, 7) : std::vector<uint8_t>(bytes.begin(), bytes.end()));
+    auto r = h.launch("k", {1}, {32}, {arg(uint64_t{0}), arg(map)});
+    ASSERT_FALSE(r.ok) << c.copy;
+    EXPECT_NE(r.error.find(c.report), std::string::npos) << r.error;
+  }
+}
+
+}  // namespace
+}  // namespace ptxvm::test
