@@ -22,7 +22,6 @@ constexpr Reason kBySection[] = {
 // Single families.
 constexpr Reason kByFamily[] = {
     {"slct §9.7.6.4", "not written yet"},
-    {"cp.reduce.async.bulk.tensor §9.7.9.25.5.3", "tensor reductions (issue 15)"},
     {"st.async §9.7.9.12", "clusters (issue 16): a store into another CTA's shared memory"},
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},

@@ -1,6 +1,7 @@
 // Tensor copies through the Tensor Memory Accelerator (PTX §9.7.9.25.5, §5.5;
 // 001_23fdd5978b24a3ed.txt): cp.async.bulk.tensor in .tile mode, global -> shared completing on an
-// mbarrier and shared -> global on a bulk async-group, and cp.async.bulk.prefetch.tensor.
+// mbarrier and shared -> global on a bulk async-group, cp.reduce.async.bulk.tensor (a store that
+// combines, numeric/atomic_ops.h), and cp.async.bulk.prefetch.tensor.
 //
 // The map (tensor_map.h) is read when the copy is issued; its box of ceil(box[i] /
 // elementStrides[i]) elements per dimension, starting at the coordinates, lies in shared memory
@@ -10,6 +11,9 @@
 // move at the latest moment the ISA allows, as for bulk copies (units/bulk_copy): a load when a
 // thread next observes its mbarrier's phase, completing the box's bytes as its tx-count; a store
 // when a wait retires its bulk group.
+#include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -17,6 +21,7 @@
 #include "exec/engine.h"
 #include "exec/unit.h"
 #include "exec/warp.h"
+#include "numeric/atomic_ops.h"
 #include "program/registry.h"
 #include "units/bulk_copy/bulk_copy.h"
 #include "units/mbarrier/mbarrier.h"
@@ -50,6 +55,7 @@ struct Box {
   Warp* warp = nullptr;
   int lane = 0;
   bool load = true;
+  numeric::Combine combine = nullptr;  // cp.reduce.async.bulk.tensor: each element combined as atom does
 
   unsigned count(unsigned d) const { return (map.box[d] + map.element_strides[d] - 1) / map.element_strides[d]; }
   uint64_t elements() const {
@@ -82,6 +88,7 @@ struct Box {
       if (inside) {
         uint8_t* gmem = warp->access(Space::Global, global, size, lane, false);
         if (load) std::memcpy(smem, gmem, size);
+        else if (combine) reduce(gmem, smem, size);
         else std::memcpy(gmem, smem, size);
         if (load && (map.type == DataType::TF32 || map.type == DataType::TF32Ftz)) to_tf32(smem);
       } else if (load) {
@@ -89,6 +96,21 @@ struct Box {
       }
       for (unsigned d = 0; d < map.rank && ++index[d] == count(d); ++d) index[d] = 0;
     }
+  }
+  // gmem = combine(gmem, smem), atomically: other CTAs may reduce into the same tensor.
+  void reduce(uint8_t* gmem, const uint8_t* smem, unsigned size) const {
+    auto one = [&](auto zero) {
+      using T = decltype(zero);
+      T b;
+      std::memcpy(&b, smem, sizeof(T));
+      std::atomic_ref<T> ref(*reinterpret_cast<T*>(gmem));
+      T old = ref.load();
+      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, b, 0, true)))) {
+      }
+    };
+    if (size == 2) one(uint16_t{});
+    else if (size == 4) one(uint32_t{});
+    else one(uint64_t{});
   }
   // A .tf32 tensor's f32 elements load rounded to tf32, to nearest with ties away from zero (as
   // cvt.rna.tf32.f32, §9.7.9.21), Inf and NaN unchanged (H100, tests/hw/tma).
@@ -137,6 +159,15 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
   return b;
 }
 
+// An H100 stops a store or reduction whose box starts before the tensor (tests/hw/tma).
+void check_store_start(Warp& w, const Op& op, const Box& b, int l) {
+  for (unsigned d = 0; d < b.map.rank; ++d)
+    if (b.coords[d] < 0)
+      undefined(w, l, Space::Global, b.map.address,
+                "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
+                    " of dimension " + std::to_string(d) + ", before the tensor (tests/hw/tma: the H100 faults)");
+}
+
 unsigned rank_of(const isa::Bound& b) {
   const std::string* d = b.value("dim");
   return d ? static_cast<unsigned>((*d)[1] - '0') : 1;
@@ -164,14 +195,31 @@ void store(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
     b.load = false;
-    for (unsigned d = 0; d < b.map.rank; ++d)  // an H100 stops a store that starts before the tensor
-      if (b.coords[d] < 0)
-        undefined(w, l, Space::Global, b.map.address,
-                  "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
-                      " of dimension " + std::to_string(d) + ", before the tensor (tests/hw/tma: the H100 faults)");
+    check_store_start(w, op, b, l);
     b.shared = shared_offset(w.address(op.args[1], l));
     if (b.shared % 128)
       undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
+    w.access(Space::Shared, b.shared, b.bytes(), l, false);
+    bulk_copy::issue(w, l, [b] { b.apply(); });
+  });
+}
+
+// cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.tile.bulk_group [tensorMap, coords],
+// [srcMem]: a store that combines each element with the tensor's, the element type the map's.
+void reduce(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
+    static const char* const kTypes[] = {".u8", ".u16", ".u32", ".s32", ".u64", ".s64", ".f16", ".f32", ".f64", ".bf16"};
+    const auto type = static_cast<size_t>(b.map.type);
+    const char* const* red = reinterpret_cast<const char* const*>(op.aux2);
+    b.combine = type < std::size(kTypes) ? numeric::combine_for(*red, kTypes[type]) : nullptr;
+    if (!b.combine || b.map.type == DataType::U8 || b.map.type == DataType::U16)
+      undefined(w, l, Space::Global, b.map.address, "'" + op.text + "': no " + *red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
+    b.load = false;
+    check_store_start(w, op, b, l);
+    b.shared = shared_offset(w.address(op.args[1], l));
+    if (b.shared % 128)
+      undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.3)");
     w.access(Space::Shared, b.shared, b.bytes(), l, false);
     bulk_copy::issue(w, l, [b] { b.apply(); });
   });
@@ -202,6 +250,17 @@ const program::Registration registered([](program::Registry& r) {
     const std::string* dst = b.value("dst");
     op.aux = rank_of(b);
     op.fn = dst && *dst == ".global" ? &store : &load;
+    return true;
+  };
+  r["cp.reduce.async.bulk.tensor §9.7.9.25.5.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    if (!tile_mode(b, why)) return false;
+    static const std::string kOps[] = {".add", ".min", ".max", ".inc", ".dec", ".and", ".or", ".xor"};
+    const std::string* red = b.value("op");
+    const std::string* found = red ? std::find(std::begin(kOps), std::end(kOps), *red) : std::end(kOps);
+    if (found == std::end(kOps)) return false;
+    op.aux = rank_of(b);
+    op.aux2 = reinterpret_cast<uint64_t>(found);  // the operation's name, static
+    op.fn = &reduce;
     return true;
   };
   r["cp.async.bulk.prefetch.tensor §9.7.9.25.5.4"] = [](const isa::Bound& b, Op& op, std::string& why) {

@@ -13,7 +13,8 @@ namespace ptxvm_hw_tma {
 struct Text {
   const char* kernel;  // in tma_kernels.ptx
   const char* name;
-  char dir;            // 'L' load (global -> shared), 'S' store (shared -> global)
+  char dir;            // 'L' load (global -> shared), 'S' store (shared -> global), 'R' reduction
+  const char* op;      // a reduction's operation ("add", "min", ...)
   unsigned type;       // CUtensorMapDataType
   unsigned elem_bytes, rank;
   uint64_t dims[5], strides[4];
