@@ -16,6 +16,12 @@ fs::path output_path(const fs::path& out_dir, const std::string& name) {
   std::error_code ec;
   fs::path root = fs::weakly_canonical(out_dir, ec);
   fs::path full = ec ? fs::path() : fs::weakly_canonical(out_dir / p, ec);
+  // weakly_canonical leaves a dangling symlink as it is: follow it too (a few hops at most).
+  std::error_code absent;  // a path that does not exist is no symlink
+  for (int hop = 0; !ec && hop < 8 && fs::is_symlink(fs::symlink_status(full, absent)); ++hop) {
+    fs::path target = fs::read_symlink(full, ec);
+    full = fs::weakly_canonical(target.is_absolute() ? target : full.parent_path() / target, ec);
+  }
   if (ec) throw OutputError("'" + name + "': cannot resolve it inside " + out_dir.string() + ": " + ec.message());
   auto [r, f] = std::mismatch(root.begin(), root.end(), full.begin(), full.end());
   if (r != root.end() || f == full.end())
