@@ -116,7 +116,9 @@ TEST(LaunchLimits, CancelReportsWhereEachWarpWas) {
   EXPECT_TRUE(r.interrupted);
   EXPECT_FALSE(r.guest_fault);
   EXPECT_NE(r.error.find("kernel 'k' stopped: interrupted"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("CTA (0, 0, 0): warps 0-1 at test.ptx:1"), std::string::npos) << r.error;
+  // warps at one PC are named together; the two may be at the loop's two instructions
+  EXPECT_NE(r.error.find(", 0, 0): warp"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find(" at test.ptx:1"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("more CTAs in flight"), std::string::npos) << r.error;  // 20 resident, 8 shown
 }
 
