@@ -137,6 +137,7 @@ def test_schema_errors_name_the_key_path(tmp, over, message):
 
 def test_invalid_json_gives_a_position(tmp):
     refused(tmp, '{"ptx": "k.ptx",\n  "grid": [1,, 2]}', "not valid JSON at line 2, column 14")
+    refused(tmp, '{"ptx": "k.ptx", "shared_bytes": 1e400}', "not valid JSON: a number is out of range")  # found by fuzzing
 
 
 # ---- input files

@@ -166,6 +166,8 @@ Manifest parse_manifest(std::string_view text) {
     m = json::parse(text);
   } catch (const json::parse_error& e) {
     throw ManifestError("not valid JSON at " + position(text, e.byte));
+  } catch (const json::out_of_range&) {  // a number literal beyond a double (1e400)
+    throw ManifestError("not valid JSON: a number is out of range (beyond ±1.8e308)");
   }
   if (!m.is_object()) fail("the manifest", "an object", m);
   only_keys(m, "", {"ptx", "kernel", "grid", "block", "cluster", "shared_bytes", "model", "threads",
