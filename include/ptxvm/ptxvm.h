@@ -10,6 +10,7 @@
 //   if (!r.ok) std::cerr << r.error;
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -35,6 +36,9 @@ struct LaunchConfig {
   bool cooperative = false;   // all CTAs co-resident, as cudaLaunchCooperativeKernel (grid sync)
   double watchdog_seconds = 0;  // 0: none; else stop with a report after this long (livelocks)
   TensorModel tensor_model = TensorModel::Sm90;
+  // When set, the launch stops soon after *cancel becomes true (a signal handler may set it),
+  // with a report of where each warp in flight was.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One kernel argument: the bytes of the parameter, as the kernel declares it (§5.1.6.1).
@@ -54,6 +58,7 @@ struct LaunchResult {
   std::string error;   // a guest fault report (kernel, CTA, warp, lane, PC, PTX line), or why not
   std::string output;  // what the kernel printed with printf, in order
   bool guest_fault = false;  // the kernel faulted (rather than a bad launch request)
+  bool interrupted = false;  // LaunchConfig::cancel stopped it; `error` says where it was
 };
 
 class Device;
@@ -62,6 +67,10 @@ class Module {
 public:
   ~Module();
   bool has_kernel(std::string_view name) const;
+  // Why launch() would refuse this request (unknown kernel, argument sizes, the target's launch
+  // limits and the kernel's directives), without running it; empty when it would run.
+  std::string check_launch(std::string_view kernel, const LaunchConfig& config,
+                           const std::vector<KernelArg>& args) const;
   LaunchResult launch(std::string_view kernel, const LaunchConfig& config,
                       const std::vector<KernelArg>& args);
 

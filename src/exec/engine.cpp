@@ -380,7 +380,47 @@ Dim3 unlinear(uint64_t i, Dim3 d) {
 
 }  // namespace
 
+namespace {
+
+// Where the warps of a CTA in flight are, for an interruption report: one line per CTA, warps at
+// the same place named together ("warps 0-3 at k.ptx:12 (pc 7) bra.uni LOOP").
+std::string cta_position(const Cta& cta, const Launch& launch) {
+  std::string text = "CTA (" + std::to_string(cta.id.x) + ", " + std::to_string(cta.id.y) + ", " +
+                     std::to_string(cta.id.z) + "):";
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> at;  // pc, the warps there
+  for (const Warp& w : cta.warps) {
+    uint32_t live = w.alive & ~w.exited;
+    if (!live) continue;
+    uint32_t pc = UINT32_MAX;
+    for (uint32_t lanes = live; lanes; lanes &= lanes - 1) pc = std::min(pc, w.pc[std::countr_zero(lanes)]);
+    auto it = std::find_if(at.begin(), at.end(), [&](const auto& p) { return p.first == pc; });
+    if (it == at.end()) at.push_back({pc, {w.index}});
+    else it->second.push_back(w.index);
+  }
+  for (const auto& [pc, warps] : at) {
+    std::string names = warps.size() == 1 ? "warp " + std::to_string(warps[0])
+                        : warps.back() - warps.front() + 1 == warps.size()
+                            ? "warps " + std::to_string(warps.front()) + "-" + std::to_string(warps.back())
+                            : std::to_string(warps.size()) + " warps";
+    const program::Op& op = launch.program->ops[pc];
+    text += " " + names + " at " + launch.program->source_name + ":" + std::to_string(op.line) + " (pc " +
+            std::to_string(pc) + ") " + op.text + ";";
+  }
+  text.pop_back();
+  return text;
+}
+
+}  // namespace
+
 std::string FaultReport::render(const std::string& source_name) const {
+  if (interrupted) {
+    constexpr size_t kShown = 8;  // CTAs listed; the rest are counted
+    std::string text = "ptxvm: kernel '" + kernel + "' stopped: " + message + "\n";
+    for (size_t i = 0; i < in_flight.size() && i < kShown; ++i) text += "  " + in_flight[i] + "\n";
+    if (in_flight.size() > kShown)
+      text += "  ... and " + std::to_string(in_flight.size() - kShown) + " more CTAs in flight\n";
+    return text;
+  }
   return "ptxvm: kernel '" + kernel + "' stopped: " + message + "\n  at " + source_name + ":" +
          std::to_string(line) + ": " + instruction + "\n  CTA (" + std::to_string(cta.x) + ", " +
          std::to_string(cta.y) + ", " + std::to_string(cta.z) + "), warp " + std::to_string(warp) +
@@ -460,6 +500,18 @@ std::optional<FaultReport> run(Launch& launch) {
       }
     } keep{resident, spare, std::clamp<size_t>((uint64_t{64} << 20) / cta_footprint(launch), 1, kResidentCtas)};
     while (!stop.load()) {
+      if (launch.cancel && launch.cancel->load()) {  // each host thread reports its own CTAs
+        std::lock_guard lock(fault_mutex);
+        if (!fault) {
+          fault.emplace();
+          fault->kernel = launch.kernel->name;
+          fault->message = "interrupted";
+          fault->interrupted = true;
+        }
+        if (fault->interrupted)
+          for (const auto& c : resident) fault->in_flight.push_back(cta_position(*c, launch));
+        return;
+      }
       if (watchdog_expired() && !resident.empty()) {
         record_fault(mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0,
                                      "watchdog: the launch ran longer than " + seconds_text() +

@@ -33,6 +33,8 @@ struct FaultReport {
   uint32_t pc = 0, line = 0;
   std::string instruction;
   std::string message;
+  bool interrupted = false;     // Launch::cancel stopped it; `in_flight` says where the warps were
+  std::vector<std::string> in_flight;  // per CTA in flight: "CTA (x, y, z): warp 0 at line 12 ..."
   std::string render(const std::string& source_name) const;
 };
 
@@ -51,6 +53,7 @@ struct Launch {
   std::array<uint32_t, 32> envreg{};  // %envreg0..31 (§10.27): set by the driver
   double watchdog_seconds = 0;       // 0: none; else a report when the launch runs longer
   mma::Model tensor_model = mma::Model::Sm90;  // floating-point mma/wmma arithmetic (src/mma)
+  const std::atomic<bool>* cancel = nullptr;  // when it turns true, stop and report where (interrupt)
 };
 
 struct Cta {

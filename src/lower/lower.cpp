@@ -87,6 +87,8 @@ public:
 
   std::optional<Program> run(const Module& m) {
     prog_.source_name = source_.name();
+    for (const std::string& t : m.targets)
+      if (t.rfind("sm_", 0) == 0) prog_.target = t;
     scopes_.emplace_back();
     declare_functions(m);
     layout_module_variables(m);
@@ -154,9 +156,16 @@ private:
       if (!f.body) continue;
       fn.defined = true;
       lay_out_params(f, fn);
-      for (const FuncDirective& d : f.directives)
-        if (d.name == ".maxntid" || d.name == ".reqntid")
-          for (size_t i = 0; i < d.values.size() && i < 3; ++i) fn.max_ntid[i] = static_cast<uint32_t>(d.values[i]);
+      for (const FuncDirective& d : f.directives) {  // the launch checks them (runtime/launch_limits)
+        auto copy = [&](uint32_t* to) {
+          for (size_t i = 0; i < d.values.size() && i < 3; ++i) to[i] = static_cast<uint32_t>(d.values[i]);
+        };
+        if (d.name == ".maxntid" || d.name == ".reqntid") copy(fn.max_ntid);
+        if (d.name == ".reqntid") fn.req_ntid = true;
+        if (d.name == ".reqnctapercluster") copy(fn.req_cluster);
+        if (d.name == ".minnctapersm" && !d.values.empty()) fn.min_ctas_per_sm = static_cast<uint32_t>(d.values[0]);
+        if (d.name == ".maxclusterrank" && !d.values.empty()) fn.max_cluster_rank = static_cast<uint32_t>(d.values[0]);
+      }
     }
     for (const TopLevel& t : m.items)
       if (t.kind == TopLevel::Kind::Alias)

@@ -93,6 +93,10 @@ struct Function {
   uint32_t reg_base = 0, reg_count = 0;    // register slots this function's body uses
   uint32_t pred_base = 0, pred_count = 0;
   uint32_t max_ntid[3] = {0, 0, 0};         // .maxntid / .reqntid, 0 when absent
+  bool req_ntid = false;                    // max_ntid came from .reqntid (an exact block)
+  uint32_t min_ctas_per_sm = 0;             // .minnctapersm, 0 when absent
+  uint32_t req_cluster[3] = {0, 0, 0};      // .reqnctapercluster, 0 when absent
+  uint32_t max_cluster_rank = 0;            // .maxclusterrank, 0 when absent
   // A kernel's register slots that a thread may read before it writes them, as (first, count)
   // runs, with every slot of the device functions: what a CTA must zero (lower.cpp
   // zeroed_slots). Registers start at 0, so that a read of one never written is deterministic.
@@ -109,6 +113,7 @@ struct Program {
   uint32_t local_bytes = 0;  // per-thread local memory (all functions' .local and .param frames)
   mem::Buffer constants;     // the module's constant bank, initialised
   std::string source_name;
+  std::string target;        // the module's `.target` chip, `sm_90a`
   const Function* find(const std::string& name) const {
     auto it = function_index.find(name);
     return it == function_index.end() ? nullptr : &functions[it->second];

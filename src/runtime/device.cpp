@@ -5,6 +5,7 @@
 #include "check/check.h"
 #include "exec/engine.h"
 #include "lower/lower.h"
+#include "runtime/launch_limits.h"
 #include "ptxvm/ptxvm.h"
 
 namespace ptxvm {
@@ -27,52 +28,42 @@ bool Module::has_kernel(std::string_view name) const {
   return f && f->is_entry && f->defined;
 }
 
-LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
-                            const std::vector<KernelArg>& args) {
-  LaunchResult r;
+std::string Module::check_launch(std::string_view name, const LaunchConfig& config,
+                                 const std::vector<KernelArg>& args) const {
   const program::Function* f = impl_->program.find(std::string(name));
-  if (!f || !f->is_entry || !f->defined) {
-    r.error = "no kernel named '" + std::string(name) + "' in " + impl_->program.source_name;
-    return r;
+  if (!f || !f->is_entry || !f->defined)
+    return "no kernel named '" + std::string(name) + "' in " + impl_->program.source_name;
+  if (args.size() != f->params.size())
+    return "kernel '" + f->name + "' takes " + std::to_string(f->params.size()) + " arguments, " +
+           std::to_string(args.size()) + " given";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const program::Param& p = f->params[i];
+    if (args[i].bytes.size() != p.size)
+      return "argument " + std::to_string(i) + " ('" + p.name + "') of kernel '" + f->name + "' is " +
+             std::to_string(p.size) + " bytes; " + std::to_string(args[i].bytes.size()) + " given";
   }
-  if (args.size() != f->params.size()) {
-    r.error = "kernel '" + f->name + "' takes " + std::to_string(f->params.size()) +
-              " arguments, " + std::to_string(args.size()) + " given";
-    return r;
-  }
-  auto zero = [](Dim3 d) { return d.x == 0 || d.y == 0 || d.z == 0; };
-  if (zero(config.grid) || zero(config.block)) {
-    r.error = "grid and block dimensions must be at least 1";
-    return r;
-  }
-  uint64_t threads = uint64_t{config.block.x} * config.block.y * config.block.z;
-  if (threads > 1024) {
-    r.error = "a CTA has at most 1024 threads; " + std::to_string(threads) + " requested";
-    return r;
-  }
-  // The limits of an sm_90 device (CUDA C++ Programming Guide, compute capability 9.0): they
-  // also keep a hostile module or manifest from exhausting host memory.
-  constexpr uint64_t kMaxSharedPerCta = 227 * 1024, kMaxLocalPerThread = 512 * 1024;
-  uint64_t shared = uint64_t{impl_->program.shared_bytes} + config.shared_bytes;
-  if (shared > kMaxSharedPerCta) {
-    r.error = "a CTA may use at most " + std::to_string(kMaxSharedPerCta) + " bytes of shared memory; " +
-              std::to_string(shared) + " requested (" + std::to_string(impl_->program.shared_bytes) +
-              " static + " + std::to_string(config.shared_bytes) + " dynamic)";
-    return r;
-  }
-  if (impl_->program.local_bytes > kMaxLocalPerThread) {
-    r.error = "a thread may use at most " + std::to_string(kMaxLocalPerThread) +
-              " bytes of local memory; the module declares " + std::to_string(impl_->program.local_bytes);
-    return r;
-  }
+  if (std::string why = runtime::check_launch_limits(impl_->program, *f, config); !why.empty()) return why;
+  // Beyond CUDA's limits, ptxvm's: they keep a hostile module or manifest from exhausting host memory.
+  constexpr uint64_t kMaxLocalPerThread = 512 * 1024;
+  if (impl_->program.local_bytes > kMaxLocalPerThread)
+    return "a thread may use at most " + std::to_string(kMaxLocalPerThread) +
+           " bytes of local memory; the module declares " + std::to_string(impl_->program.local_bytes);
   // As on the GPU, a cooperative grid must fit on the device at once (here: resident CTAs).
   constexpr uint64_t kMaxCooperativeCtas = 1024;
   uint64_t ctas = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  if (config.cooperative && ctas > kMaxCooperativeCtas) {
-    r.error = "a cooperative launch holds at most " + std::to_string(kMaxCooperativeCtas) +
-              " CTAs; " + std::to_string(ctas) + " requested";
-    return r;
-  }
+  if (config.cooperative && ctas > kMaxCooperativeCtas)
+    return "a cooperative launch holds at most " + std::to_string(kMaxCooperativeCtas) + " CTAs; " +
+           std::to_string(ctas) + " requested";
+  return {};
+}
+
+LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
+                            const std::vector<KernelArg>& args) {
+  LaunchResult r;
+  r.error = check_launch(name, config, args);
+  if (!r.error.empty()) return r;
+  const program::Function* f = impl_->program.find(std::string(name));
+  uint64_t ctas = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   exec::Launch l;
   l.cooperative = config.cooperative;
   l.program = &impl_->program;
@@ -85,18 +76,11 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.global = &impl_->device->global;
   l.step_limit = config.step_limit;
   l.watchdog_seconds = config.watchdog_seconds;
+  l.cancel = config.cancel;
   l.tensor_model = config.tensor_model == TensorModel::Exact ? mma::Model::Exact : mma::Model::Sm90;
   l.params.bytes.assign(f->param_bytes, 0);
-  for (size_t i = 0; i < args.size(); ++i) {
-    const program::Param& p = f->params[i];
-    if (args[i].bytes.size() != p.size) {
-      r.error = "argument " + std::to_string(i) + " ('" + p.name + "') of kernel '" + f->name +
-                "' is " + std::to_string(p.size) + " bytes; " + std::to_string(args[i].bytes.size()) +
-                " given";
-      return r;
-    }
-    std::memcpy(l.params.bytes.data() + p.offset, args[i].bytes.data(), p.size);
-  }
+  for (size_t i = 0; i < args.size(); ++i)
+    std::memcpy(l.params.bytes.data() + f->params[i].offset, args[i].bytes.data(), f->params[i].size);
   // Host memory: one CTA's state, and a cooperative grid's, must stay within reason.
   constexpr uint64_t kMaxCtaBytes = uint64_t{1} << 30, kMaxCooperativeBytes = uint64_t{4} << 30;
   uint64_t footprint = exec::cta_footprint(l);
@@ -120,7 +104,8 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   if (workspace) impl_->device->global.free(workspace);
   if (fault) {
     r.error = fault->render(impl_->program.source_name);
-    r.guest_fault = true;
+    r.guest_fault = !fault->interrupted;
+    r.interrupted = fault->interrupted;
     return r;
   }
   r.ok = true;

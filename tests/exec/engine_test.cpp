@@ -349,13 +349,13 @@ TEST(Api, LaunchValidation) {
             std::string::npos);
   EXPECT_NE(h.launch("k", {1}, {1}, {arg(uint32_t{0}), arg(uint64_t{0})}).error.find("is 8 bytes; 4 given"),
             std::string::npos);
-  EXPECT_NE(h.launch("k", {1}, {2048}, {arg(uint64_t{0}), arg(uint64_t{0})}).error.find("at most 1024"),
+  EXPECT_NE(h.launch("k", {1}, {2048}, {arg(uint64_t{0}), arg(uint64_t{0})}).error.find("block x is 2048; sm_90 allows 1 to 1024"),
             std::string::npos);
   EXPECT_THROW(h.dev.copy_to_device(12345, "x", 1), std::out_of_range);
   LaunchConfig big;
   big.shared_bytes = 1u << 30;
   EXPECT_NE(h.module->launch("k", big, {arg(uint64_t{0}), arg(uint64_t{0})}).error.find(
-                "at most 232448 bytes of shared memory"),
+                "sm_90's opt-in maximum of 232448 bytes per CTA"),
             std::string::npos);
 }
 

@@ -123,18 +123,18 @@ def test_tensor_core_model(tmp, model, bits):
 
 @pytest.mark.parametrize("manifest,message", [
     ({"ptx": "k.ptx", "kernel": "mma", "grid": [1], "block": [32], "model": "sm80",
-      "args": [{"u64": 0}]}, "'model' must be"),
+      "args": [{"u64": 0}]}, 'model: expected "sm90" or "exact", got "sm80" (a string)'),
     ({"kernel": "scale", "grid": [1], "block": [1]}, "missing 'ptx'"),
-    ({"ptx": "k.ptx", "kernel": "scale", "grid": [0], "block": [1]}, "'grid' must be an array"),
+    ({"ptx": "k.ptx", "kernel": "scale", "grid": [0], "block": [1]}, "grid[0]: expected an integer from 1 to 4294967295, got 0"),
     ({"ptx": "k.ptx", "kernel": "nope", "grid": [1], "block": [1]}, "no kernel named 'nope'"),
     ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1], "args": []}, "takes 4 arguments"),
     ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1],
-      "args": [{"u64": 0}, {"u64": 0}, {"f32": 1}, {"u32": -1}]}, "does not fit"),
+      "args": [{"u64": 0}, {"u64": 0}, {"f32": 1}, {"u32": -1}]}, "args[3].u32: expected an integer from 0 to 4294967295, got -1"),
     ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1],
-      "args": [{"u64": 0}, {"u64": 0}, {"f32": 1}, {"q32": 1}]}, "unknown argument kind 'q32'"),
-    ({"ptx": "missing.ptx", "kernel": "scale", "grid": [1], "block": [1]}, "cannot read"),
+      "args": [{"u64": 0}, {"u64": 0}, {"f32": 1}, {"q32": 1}]}, "args[3]: unknown key 'q32'; did you mean 'f32'?"),
+    ({"ptx": "missing.ptx", "kernel": "scale", "grid": [1], "block": [1]}, "missing.ptx: cannot open: No such file or directory"),
     ({"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [1],
-      "args": [{"buffer": "nothere.npy"}]}, "cannot open"),
+      "args": [{"buffer": "nothere.npy"}]}, "nothere.npy: cannot open"),
 ])
 def test_invalid_manifests_exit_1(tmp, manifest, message):
     r = run(tmp, manifest)

@@ -18,9 +18,10 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  check FILE.ptx...   parse and check PTX; exit 0 if every file is valid, 1 otherwise\n"
-    "  run LAUNCH.json [--out DIR]\n"
+    "  run LAUNCH.json|- [--out DIR] [--timeout SECONDS] [--max-input-mb N]\n"
     "                      run one kernel launch described by a manifest\n"
     "                      (docs/LaunchManifest.md); exit 0 ok, 1 invalid input, 2 guest fault\n"
+    "                      or timeout, 130/143 interrupted\n"
     "  print FILE.ptx      print the canonical form of a valid module on stdout\n"
     "  opcodes FILE.ptx... count the instructions of valid modules per opcode\n"
     "  help                this text\n";

@@ -1,62 +1,104 @@
 #include "npy.h"
 
+#include <cctype>
+#include <charconv>
 #include <fstream>
-#include <regex>
+#include <optional>
 #include <sstream>
-#include <stdexcept>
+#include <string_view>
 
 namespace ptxvm::tool {
 
 namespace {
-[[noreturn]] void bad(const std::string& path, const std::string& why) {
-  throw std::runtime_error(path + ": not a usable .npy file: " + why);
+
+[[noreturn]] void bad(const std::string& name, const std::string& why) {
+  throw NpyError(name + ": not a usable .npy file: " + why);
 }
+
+// Real headers are a few hundred bytes (NumPy itself reads at most 10000 by default).
+constexpr size_t kMaxHeader = 65536;
+
+// The text after `'key':` in the header dict, or npos.
+size_t value_at(const std::string& header, const std::string& key) {
+  size_t at = header.find("'" + key + "'");
+  if (at == std::string::npos) return at;
+  at = header.find_first_not_of(" ", at + key.size() + 2);
+  if (at == std::string::npos || header[at] != ':') return std::string::npos;
+  return header.find_first_not_of(" ", at + 1);
+}
+
+// A decimal count that fits in 64 bits, or nullopt.
+std::optional<uint64_t> decimal(std::string_view s) {
+  uint64_t v;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+std::string shape_text(const std::vector<uint64_t>& shape) {
+  std::string t = "(";
+  for (size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
+  return t + (shape.size() == 1 ? ",)" : ")");
+}
+
 }  // namespace
 
-NpyArray read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) bad(path, "missing the \\x93NUMPY magic");
+NpyArray parse_npy(const std::string& bytes, const std::string& name) {
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) bad(name, "missing the \\x93NUMPY magic");
   uint8_t major = static_cast<uint8_t>(bytes[6]);
-  size_t header_len, header_at;
+  size_t header_len = 0, header_at;
   if (major == 1) {
     header_len = static_cast<uint8_t>(bytes[8]) | static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8;
     header_at = 10;
   } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) bad(path, "truncated header");
-    header_len = 0;
+    if (bytes.size() < 12) bad(name, "truncated header");
     for (int i = 0; i < 4; ++i) header_len |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
     header_at = 12;
   } else {
-    bad(path, "unknown format version " + std::to_string(major));
+    bad(name, "unknown format version " + std::to_string(major));
   }
-  if (header_at + header_len > bytes.size()) bad(path, "truncated header");
-  std::string header = bytes.substr(header_at, header_len);
-  std::smatch m;
+  if (header_len > kMaxHeader) bad(name, "a header of " + std::to_string(header_len) + " bytes (at most 65536)");
+  if (header_at + header_len > bytes.size()) bad(name, "truncated header");
+  const std::string header = bytes.substr(header_at, header_len);
   NpyArray a;
-  if (!std::regex_search(header, m, std::regex(R"('descr'\s*:\s*'([^']+)')"))) bad(path, "no descr");
-  a.descr = m[1];
-  if (std::regex_search(header, m, std::regex(R"('fortran_order'\s*:\s*True)")))
-    bad(path, "Fortran-ordered arrays are not supported; save a C-ordered copy");
-  if (!std::regex_search(header, m, std::regex(R"('shape'\s*:\s*\(([^)]*)\))"))) bad(path, "no shape");
-  std::string dims = m[1];
-  uint64_t count = 1;
-  std::regex num(R"(\d+)");
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num); it != std::sregex_iterator(); ++it) {
-    a.shape.push_back(std::stoull(it->str()));
-    count *= a.shape.back();
+  size_t at = value_at(header, "descr");
+  size_t close = at == std::string::npos || header[at] != '\'' ? at : header.find('\'', at + 1);
+  if (close == std::string::npos || close == at) bad(name, "no 'descr' in the header");
+  a.descr = header.substr(at + 1, close - at - 1);
+  at = value_at(header, "fortran_order");
+  if (at != std::string::npos && header.compare(at, 4, "True") == 0)
+    bad(name, "Fortran-ordered arrays are not supported; save a C-ordered copy");
+  at = value_at(header, "shape");
+  close = at == std::string::npos || header[at] != '(' ? std::string::npos : header.find(')', at);
+  if (close == std::string::npos) bad(name, "no 'shape' in the header");
+  std::string_view dims(header.data() + at + 1, close - at - 1);
+  while (!dims.empty()) {
+    size_t comma = std::min(dims.find(','), dims.size());
+    std::string_view d = dims.substr(0, comma);
+    d.remove_prefix(std::min(d.find_first_not_of(' '), d.size()));
+    d = d.substr(0, d.find_last_not_of(' ') + 1);
+    dims.remove_prefix(std::min(comma + 1, dims.size()));
+    if (d.empty() && dims.find_first_not_of(' ') == std::string_view::npos) break;  // `(4,)`
+    auto n = decimal(d);
+    if (!n) bad(name, "shape entry '" + std::string(d) + "' is not a count");
+    a.shape.push_back(*n);
   }
-  std::smatch sz;
-  std::string d = a.descr;
-  if (!std::regex_match(d, sz, std::regex(R"([<|>=]?[a-zA-Z](\d+))"))) bad(path, "unsupported dtype " + d);
-  if (d[0] == '>') bad(path, "big-endian arrays are not supported");
-  uint64_t item = std::stoull(sz[1]);
-  size_t data_at = header_at + header_len;
-  if (bytes.size() - data_at != count * item)
-    bad(path, "expected " + std::to_string(count * item) + " data bytes, found " +
-                  std::to_string(bytes.size() - data_at));
-  a.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(data_at), bytes.end());
+  // The dtype: an optional byte order, a kind letter, the item size in bytes.
+  std::string_view d = a.descr;
+  if (!d.empty() && d[0] == '>') bad(name, "big-endian arrays are not supported");
+  if (!d.empty() && (d[0] == '<' || d[0] == '|' || d[0] == '=')) d.remove_prefix(1);
+  auto item = d.size() >= 2 && std::isalpha(static_cast<unsigned char>(d[0])) ? decimal(d.substr(1)) : std::nullopt;
+  if (!item || *item == 0) bad(name, "unsupported dtype '" + a.descr + "'");
+  // The size the shape claims, checked before anything is allocated for it.
+  const uint64_t data_bytes = bytes.size() - header_at - header_len;
+  uint64_t claimed = *item;
+  bool overflow = false;
+  for (uint64_t n : a.shape) overflow |= __builtin_mul_overflow(claimed, n, &claimed);
+  if (overflow || claimed != data_bytes)
+    bad(name, "the header's shape " + shape_text(a.shape) + " of '" + a.descr + "' needs " +
+                  (overflow ? std::string("more than 2^64") : std::to_string(claimed)) +
+                  " data bytes; the file holds " + std::to_string(data_bytes));
+  a.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header_at + header_len), bytes.end());
   return a;
 }
 

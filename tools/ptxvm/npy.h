@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,14 @@ struct NpyArray {
   std::vector<uint8_t> data;
 };
 
-// Reads `path`; throws std::runtime_error saying what is wrong with the file.
-NpyArray read_npy(const std::string& path);
+// A file that is not a usable .npy array; the message names it and says why.
+struct NpyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The array in `bytes`, the contents of the file `name`; throws NpyError. The header's shape
+// must account for exactly the data bytes that follow it.
+NpyArray parse_npy(const std::string& bytes, const std::string& name);
 // Writes a version 1.0 file; throws std::runtime_error on I/O failure.
 void write_npy(const std::string& path, const NpyArray& array);
 

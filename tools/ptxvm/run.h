@@ -1,6 +1,7 @@
-// `ptxvm run LAUNCH.json [--out DIR]`: one kernel launch described by a manifest (see
-// docs/LaunchManifest.md). Exit status: 0 success, 1 invalid manifest or PTX, 2 guest fault,
-// 3 internal error.
+// `ptxvm run LAUNCH.json [--out DIR] [--timeout SECONDS] [--max-input-mb N]`: one kernel
+// launch described by a manifest (docs/LaunchManifest.md; `-` reads it from standard input).
+// Exit status: 0 success, 1 invalid manifest, input or PTX, 2 guest fault or timeout, 3 internal
+// error, 128 + the signal when SIGINT or SIGTERM stopped it.
 #pragma once
 
 namespace ptxvm::tool {

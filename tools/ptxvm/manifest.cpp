@@ -1,0 +1,206 @@
+#include "manifest.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "suggest.h"
+
+namespace ptxvm::tool {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& expected, const json& got) {
+  std::string given;
+  switch (got.type()) {
+    case json::value_t::string: given = got.dump() + " (a string)"; break;
+    case json::value_t::array: given = "an array"; break;
+    case json::value_t::object: given = "an object"; break;
+    default: given = got.dump();  // numbers, booleans, null as written
+  }
+  throw ManifestError(path + ": expected " + expected + ", got " + given);
+}
+
+// Keys of `j` beyond `known`: an error naming the closest known key.
+void only_keys(const json& j, const std::string& path, const std::vector<std::string>& known) {
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
+      std::string near = closest(it.key(), known);
+      throw ManifestError((path.empty() ? "" : path + ": ") + "unknown key '" + it.key() + "'" +
+                          (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+}
+
+std::string string_at(const json& j, const std::string& path) {
+  if (!j.is_string() || j.get_ref<const std::string&>().empty()) fail(path, "a non-empty string", j);
+  return j.get<std::string>();
+}
+
+// An integer in [lo, hi] (as int64 or uint64, whichever holds it).
+template <typename T>
+T integer_at(const json& j, const std::string& path, T lo = std::numeric_limits<T>::min(),
+             T hi = std::numeric_limits<T>::max()) {
+  std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (j.is_number_unsigned()) {
+    uint64_t v = j.get<uint64_t>();
+    if (v <= static_cast<uint64_t>(hi) && (lo <= 0 || v >= static_cast<uint64_t>(lo))) return static_cast<T>(v);
+  } else if (j.is_number_integer()) {
+    int64_t v = j.get<int64_t>();
+    if (v >= static_cast<int64_t>(lo) && (v < 0 || static_cast<uint64_t>(v) <= static_cast<uint64_t>(hi)))
+      return static_cast<T>(v);
+  }
+  fail(path, range, j);
+}
+
+Dim3 dim3_at(const json& j, const std::string& path) {
+  if (!j.is_array() || j.empty() || j.size() > 3) fail(path, "an array of 1 to 3 positive integers", j);
+  uint32_t v[3] = {1, 1, 1};
+  for (size_t i = 0; i < j.size(); ++i)
+    v[i] = integer_at<uint32_t>(j[i], path + "[" + std::to_string(i) + "]", 1);
+  return {v[0], v[1], v[2]};
+}
+
+template <typename T>
+KernelArg float_at(const json& j, const std::string& path) {
+  if (!j.is_number()) fail(path, "a number", j);
+  double v = j.get<double>();
+  if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<T>::max()) fail(path, "a number within f32 range", j);
+  return arg(static_cast<T>(v));
+}
+
+// f16/bf16: the bit pattern, "0x3c00" or an integer.
+KernelArg half_at(const json& j, const std::string& path) {
+  const char* expected = "a 16-bit pattern such as \"0x3c00\" or 15360";
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    unsigned v = 0;
+    int used = 0;
+    if (s.size() > 2 && s.size() <= 6 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+        std::sscanf(s.c_str() + 2, "%x%n", &v, &used) == 1 && static_cast<size_t>(used) == s.size() - 2 &&
+        s.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos)
+      return arg(static_cast<uint16_t>(v));
+    fail(path, expected, j);
+  }
+  if (!j.is_number_integer()) fail(path, expected, j);
+  return arg(integer_at<uint16_t>(j, path));
+}
+
+std::vector<uint8_t> hex_at(const json& j, const std::string& path) {
+  const char* expected = "an even number of hex digits such as \"0a0b0c0d\"";
+  if (!j.is_string()) fail(path, expected, j);
+  const std::string& s = j.get_ref<const std::string&>();
+  if (s.size() % 2 || s.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) fail(path, expected, j);
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i < s.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+using ScalarReader = KernelArg (*)(const json&, const std::string&);
+const std::map<std::string, ScalarReader>& scalar_kinds() {
+  static const std::map<std::string, ScalarReader> kinds = {
+      {"u8", [](const json& j, const std::string& p) { return arg(integer_at<uint8_t>(j, p)); }},
+      {"s8", [](const json& j, const std::string& p) { return arg(integer_at<int8_t>(j, p)); }},
+      {"u16", [](const json& j, const std::string& p) { return arg(integer_at<uint16_t>(j, p)); }},
+      {"s16", [](const json& j, const std::string& p) { return arg(integer_at<int16_t>(j, p)); }},
+      {"u32", [](const json& j, const std::string& p) { return arg(integer_at<uint32_t>(j, p)); }},
+      {"s32", [](const json& j, const std::string& p) { return arg(integer_at<int32_t>(j, p)); }},
+      {"u64", [](const json& j, const std::string& p) { return arg(integer_at<uint64_t>(j, p)); }},
+      {"s64", [](const json& j, const std::string& p) { return arg(integer_at<int64_t>(j, p)); }},
+      {"f32", float_at<float>},
+      {"f64", float_at<double>},
+      {"f16", half_at},
+      {"bf16", half_at},
+  };
+  return kinds;
+}
+
+ArgSpec arg_at(const json& j, const std::string& path) {
+  if (!j.is_object()) fail(path, "an object such as {\"u32\": 7} or {\"buffer\": \"a.npy\"}", j);
+  std::vector<std::string> kinds = {"buffer", "bytes"};
+  for (const auto& [k, _] : scalar_kinds()) kinds.push_back(k);
+  std::vector<std::string> present;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(kinds.begin(), kinds.end(), it.key()) != kinds.end()) present.push_back(it.key());
+  if (present.size() > 1) throw ManifestError(path + ": both '" + present[0] + "' and '" + present[1] + "'; an argument has one kind");
+  if (present.empty()) {
+    only_keys(j, path, kinds);  // names a misspelt kind
+    throw ManifestError(path + ": no argument kind (buffer, bytes, u32, f32, ...)");
+  }
+  const std::string& kind = present[0];
+  ArgSpec a;
+  if (kind == "buffer") {
+    only_keys(j, path, {"buffer", "output"});
+    a.buffer = string_at(j["buffer"], path + ".buffer");
+    if (j.contains("output")) a.output = string_at(j["output"], path + ".output");
+  } else if (kind == "bytes") {
+    only_keys(j, path, {"bytes", "align"});
+    a.value.bytes = hex_at(j["bytes"], path + ".bytes");
+    if (j.contains("align")) {
+      auto align = integer_at<uint32_t>(j["align"], path + ".align", 1, 256);
+      if (align & (align - 1)) fail(path + ".align", "a power of two from 1 to 256", j["align"]);
+    }
+  } else {
+    only_keys(j, path, {kind});
+    a.value = scalar_kinds().at(kind)(j[kind], path + "." + kind);
+  }
+  return a;
+}
+
+// Where a JSON syntax error is: "line 3, column 7".
+std::string position(std::string_view text, size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i, ++column)
+    if (text[i] == '\n') ++line, column = 0;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+}  // namespace
+
+Manifest parse_manifest(std::string_view text) {
+  json m;
+  try {
+    m = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ManifestError("not valid JSON at " + position(text, e.byte));
+  } catch (const json::out_of_range&) {  // a number literal beyond a double (1e400)
+    throw ManifestError("not valid JSON: a number is out of range (beyond ±1.8e308)");
+  }
+  if (!m.is_object()) fail("the manifest", "an object", m);
+  only_keys(m, "", {"ptx", "kernel", "grid", "block", "cluster", "shared_bytes", "model", "threads",
+                    "cooperative", "timeout_s", "args"});
+  for (const char* key : {"ptx", "kernel", "grid", "block"})
+    if (!m.contains(key)) throw ManifestError(std::string("missing '") + key + "'");
+  Manifest r;
+  r.ptx = string_at(m["ptx"], "ptx");
+  r.kernel = string_at(m["kernel"], "kernel");
+  LaunchConfig& c = r.config;
+  c.grid = dim3_at(m["grid"], "grid");
+  c.block = dim3_at(m["block"], "block");
+  if (m.contains("cluster")) c.cluster = dim3_at(m["cluster"], "cluster");
+  if (m.contains("shared_bytes")) c.shared_bytes = integer_at<uint32_t>(m["shared_bytes"], "shared_bytes");
+  if (m.contains("threads")) c.threads = integer_at<unsigned>(m["threads"], "threads", 1, 1024);
+  if (m.contains("cooperative")) {
+    if (!m["cooperative"].is_boolean()) fail("cooperative", "true or false", m["cooperative"]);
+    c.cooperative = m["cooperative"].get<bool>();
+  }
+  if (m.contains("timeout_s")) {
+    const json& t = m["timeout_s"];
+    if (!t.is_number() || !(t.get<double>() > 0)) fail("timeout_s", "a positive number of seconds", t);
+    c.watchdog_seconds = t.get<double>();
+  }
+  if (m.contains("model")) {  // the tensor-core arithmetic model
+    if (m["model"] != "sm90" && m["model"] != "exact") fail("model", "\"sm90\" or \"exact\"", m["model"]);
+    c.tensor_model = m["model"] == "exact" ? TensorModel::Exact : TensorModel::Sm90;
+  }
+  if (m.contains("args")) {
+    if (!m["args"].is_array()) fail("args", "an array of argument objects", m["args"]);
+    for (size_t i = 0; i < m["args"].size(); ++i) r.args.push_back(arg_at(m["args"][i], "args[" + std::to_string(i) + "]"));
+  }
+  return r;
+}
+
+}  // namespace ptxvm::tool
