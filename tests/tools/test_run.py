@@ -97,6 +97,68 @@ def test_buffers_scalars_and_outputs(tmp):
     assert np.array_equal(out.ravel(), x * np.float32(1.5))
 
 
+TMA_KERNEL = r"""
+.version 8.0
+.target sm_90a
+.address_size 64
+// Loads the 32 x 8 f32 box at (x, y) of the map through TMA into shared memory, then writes it out.
+.visible .entry box(.param .align 64 .b8 tmap[128], .param .u64 out, .param .u32 x, .param .u32 y)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<3>;
+  .shared .align 1024 .b8 buf[1024];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  ld.param.u32 %r2, [x];
+  ld.param.u32 %r3, [y];
+  mov.b64 %rd1, tmap;
+  cvta.param.u64 %rd2, %rd1;
+  @%p1 mbarrier.init.shared.b64 [bar], 1;
+  bar.sync 0;
+  @%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], 1024;
+  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [buf], [%rd2, {%r2, %r3}], [bar];
+WAIT:
+  mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+  @!%p2 bra WAIT;
+  mov.u32 %r4, buf;
+  shl.b32 %r5, %r1, 2;
+  add.u32 %r6, %r4, %r5;
+  ld.shared.u32 %r7, [%r6];
+  ld.param.u64 %rd3, [out];
+  cvta.to.global.u64 %rd3, %rd3;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd3, %rd4;
+  st.global.u32 [%rd5], %r7;
+  ret;
+}
+"""
+
+
+# A tensor map argument over a .npy buffer (docs/LaunchManifest.md): the box at (32, 36) of a
+# 64 x 40 f32 tensor, rows 40..43 outside it and zero-filled.
+def test_tensor_map_argument(tmp):
+    (tmp / "tma.ptx").write_text(TMA_KERNEL)
+    t = np.arange(40 * 64, dtype=np.float32).reshape(40, 64)
+    np.save(tmp / "t.npy", t)
+    np.save(tmp / "out.npy", np.zeros(256, np.float32))
+    tensormap = {"buffer": "t.npy", "dtype": "float32", "dims": [64, 40], "strides": [256], "box": [32, 8]}
+    r = run(tmp, {"ptx": "tma.ptx", "kernel": "box", "grid": [1], "block": [256],
+                  "args": [{"tensormap": tensormap}, {"buffer": "out.npy", "output": "res.npy"},
+                           {"u32": 32}, {"u32": 36}]})
+    assert r.returncode == 0, r.stderr
+    want = np.zeros((8, 32), np.float32)
+    want[:4] = t[36:40, 32:64]
+    assert np.array_equal(np.load(tmp / "out" / "res.npy"), want.ravel())
+    tensormap["box"] = [6, 8]  # 24 bytes: no map cuTensorMapEncodeTiled builds
+    r = run(tmp, {"ptx": "tma.ptx", "kernel": "box", "grid": [1], "block": [256],
+                  "args": [{"tensormap": tensormap}, {"buffer": "out.npy"}, {"u32": 0}, {"u32": 0}]})
+    assert r.returncode == 1
+    assert "args[0].tensormap: not a tensor map cuTensorMapEncodeTiled would build" in r.stderr
+    assert "multiple of 16 bytes, not 24" in r.stderr
+
+
 def test_out_dir_and_byte_arguments(tmp):
     np.save(tmp / "o.npy", np.zeros(4, np.uint32))
     r = run(tmp, {"ptx": "k.ptx", "kernel": "bytes", "grid": [1], "block": [1],

@@ -118,9 +118,65 @@ const std::map<std::string, ScalarReader>& scalar_kinds() {
   return kinds;
 }
 
+// One of `names` (a CUDA enumeration in lower case), as its index.
+template <typename E>
+E name_at(const json& j, const std::string& path, const std::vector<std::string>& names) {
+  if (j.is_string())
+    for (size_t i = 0; i < names.size(); ++i)
+      if (j.get_ref<const std::string&>() == names[i]) return static_cast<E>(i);
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + ("\"" + n + "\"");
+  fail(path, "one of " + list, j);
+}
+
+// An array of `lo`..`hi` integers, each in [1, max].
+std::vector<uint64_t> counts_at(const json& j, const std::string& path, size_t lo, size_t hi, uint64_t max) {
+  if (!j.is_array() || j.size() < lo || j.size() > hi)
+    fail(path, "an array of " + std::to_string(lo) + " to " + std::to_string(hi) + " positive integers", j);
+  std::vector<uint64_t> v;
+  for (size_t i = 0; i < j.size(); ++i) v.push_back(integer_at<uint64_t>(j[i], path + "[" + std::to_string(i) + "]", 1, max));
+  return v;
+}
+
+// {"buffer": "a.npy", "dtype": "float16", "dims": [...], "strides": [...], "box": [...], ...}
+void tensormap_at(const json& j, const std::string& path, ArgSpec& a) {
+  if (!j.is_object()) fail(path, "an object with buffer, dtype, dims, strides and box", j);
+  only_keys(j, path, {"buffer", "offset", "dtype", "dims", "strides", "box", "element_strides", "interleave", "swizzle",
+                      "l2_promotion", "oob_fill"});
+  for (const char* key : {"buffer", "dtype", "dims", "box"})
+    if (!j.contains(key)) throw ManifestError(path + ": missing '" + key + "'");
+  using namespace units::tma;
+  TensorMap m;
+  a.buffer = string_at(j["buffer"], path + ".buffer");
+  if (j.contains("offset")) a.offset = integer_at<uint64_t>(j["offset"], path + ".offset");
+  m.type = name_at<DataType>(j["dtype"], path + ".dtype",
+                             {"uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16", "float32", "float64",
+                              "bfloat16", "float32_ftz", "tfloat32", "tfloat32_ftz", "16u4_align8b", "16u4_align16b",
+                              "16u6_align16b"});
+  const std::vector<uint64_t> dims = counts_at(j["dims"], path + ".dims", 1, 5, uint64_t{1} << 32);
+  m.rank = static_cast<uint32_t>(dims.size());
+  const std::vector<uint64_t> box = counts_at(j["box"], path + ".box", m.rank, m.rank, 256);
+  const json none = json::array();
+  const std::vector<uint64_t> strides =
+      m.rank == 1 ? std::vector<uint64_t>{} : counts_at(j.contains("strides") ? j["strides"] : none, path + ".strides", m.rank - 1, m.rank - 1, UINT64_MAX);
+  for (uint32_t i = 0; i < m.rank; ++i) m.dims[i] = dims[i], m.box[i] = static_cast<uint32_t>(box[i]);
+  for (uint32_t i = 0; i + 1 < m.rank; ++i) m.strides[i] = strides[i];
+  if (j.contains("element_strides")) {
+    const std::vector<uint64_t> e = counts_at(j["element_strides"], path + ".element_strides", m.rank, m.rank, 8);
+    for (uint32_t i = 0; i < m.rank; ++i) m.element_strides[i] = static_cast<uint32_t>(e[i]);
+  }
+  if (j.contains("interleave")) m.interleave = name_at<Interleave>(j["interleave"], path + ".interleave", {"none", "16B", "32B"});
+  if (j.contains("swizzle"))
+    m.swizzle = name_at<Swizzle>(j["swizzle"], path + ".swizzle",
+                                 {"none", "32B", "64B", "128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"});
+  if (j.contains("l2_promotion")) m.l2 = name_at<L2Promotion>(j["l2_promotion"], path + ".l2_promotion", {"none", "64B", "128B", "256B"});
+  if (j.contains("oob_fill")) m.oob = name_at<OobFill>(j["oob_fill"], path + ".oob_fill", {"none", "nan_request_zero_fma"});
+  a.tensormap = m;
+}
+
 ArgSpec arg_at(const json& j, const std::string& path) {
   if (!j.is_object()) fail(path, "an object such as {\"u32\": 7} or {\"buffer\": \"a.npy\"}", j);
-  std::vector<std::string> kinds = {"buffer", "bytes"};
+  std::vector<std::string> kinds = {"buffer", "bytes", "tensormap"};
   for (const auto& [k, _] : scalar_kinds()) kinds.push_back(k);
   std::vector<std::string> present;
   for (auto it = j.begin(); it != j.end(); ++it)
@@ -128,13 +184,17 @@ ArgSpec arg_at(const json& j, const std::string& path) {
   if (present.size() > 1) throw ManifestError(path + ": both '" + present[0] + "' and '" + present[1] + "'; an argument has one kind");
   if (present.empty()) {
     only_keys(j, path, kinds);  // names a misspelt kind
-    throw ManifestError(path + ": no argument kind (buffer, bytes, u32, f32, ...)");
+    throw ManifestError(path + ": no argument kind (buffer, bytes, tensormap, u32, f32, ...)");
   }
   const std::string& kind = present[0];
   ArgSpec a;
   if (kind == "buffer") {
     only_keys(j, path, {"buffer", "output"});
     a.buffer = string_at(j["buffer"], path + ".buffer");
+    if (j.contains("output")) a.output = string_at(j["output"], path + ".output");
+  } else if (kind == "tensormap") {
+    only_keys(j, path, {"tensormap", "output"});
+    tensormap_at(j["tensormap"], path + ".tensormap", a);
     if (j.contains("output")) a.output = string_at(j["output"], path + ".output");
   } else if (kind == "bytes") {
     only_keys(j, path, {"bytes", "align"});

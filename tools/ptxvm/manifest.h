@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ptxvm/ptxvm.h"
+#include "units/tma/tensor_map.h"
 
 namespace ptxvm::tool {
 
@@ -17,12 +18,16 @@ struct ManifestError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One kernel argument: a value, or a .npy buffer (copied to the device when the launch is
-// prepared) with the name it is written back to.
+// One kernel argument: a value, a .npy buffer (copied to the device when the launch is
+// prepared) with the name it is written back to, or a tensor map over such a buffer (PTX §5.5.8:
+// the 128-byte map, built as cuTensorMapEncodeTiled builds it, its address the buffer's plus
+// `offset`). The same .npy name in several arguments is one allocation.
 struct ArgSpec {
   KernelArg value;
   std::string buffer;                 // the .npy input, relative to the manifest; empty: a value
   std::optional<std::string> output;  // the output name inside the output directory
+  std::optional<units::tma::TensorMap> tensormap;  // the map's fields but its address
+  uint64_t offset = 0;                // bytes into the buffer where the tensor starts
 };
 
 struct Manifest {

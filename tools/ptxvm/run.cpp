@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "input_file.h"
@@ -72,23 +73,38 @@ int run(const Options& o) {
 
   std::vector<KernelArg> args;
   std::vector<Output> outputs;
+  std::map<std::string, std::pair<uint64_t, NpyArray>> buffers;  // by .npy name: one allocation each
   for (size_t i = 0; i < m.args.size(); ++i) {
     ArgSpec& a = m.args[i];
     if (a.buffer.empty()) {
       args.push_back(std::move(a.value));
       continue;
     }
-    const std::string path = (base / a.buffer).string();
-    NpyArray arr;
-    try {
-      arr = parse_npy(read_input(path, o.max_input), path);
-    } catch (const NpyError& e) {
-      throw Invalid("args[" + std::to_string(i) + "].buffer: " + e.what());
+    const std::string at = "args[" + std::to_string(i) + "]" + (a.tensormap ? ".tensormap" : "");
+    auto found = buffers.find(a.buffer);
+    if (found == buffers.end()) {
+      const std::string path = (base / a.buffer).string();
+      NpyArray arr;
+      try {
+        arr = parse_npy(read_input(path, o.max_input), path);
+      } catch (const NpyError& e) {
+        throw Invalid(at + ".buffer: " + e.what());
+      }
+      uint64_t addr = dev.malloc(arr.data.size());
+      dev.copy_to_device(addr, arr.data.data(), arr.data.size());
+      found = buffers.emplace(a.buffer, std::pair{addr, std::move(arr)}).first;
     }
-    uint64_t addr = dev.malloc(arr.data.size());
-    dev.copy_to_device(addr, arr.data.data(), arr.data.size());
-    args.push_back(arg(addr));
-    if (a.output) outputs.push_back({addr, std::move(arr), out_paths[i]});
+    const uint64_t addr = found->second.first;
+    if (a.tensormap) {
+      a.tensormap->address = addr + a.offset;
+      const std::string rule = units::tma::validate(*a.tensormap);
+      if (!rule.empty()) throw Invalid(at + ": not a tensor map cuTensorMapEncodeTiled would build: " + rule);
+      const auto bytes = units::tma::encode(*a.tensormap);
+      args.push_back({{bytes.begin(), bytes.end()}});
+    } else {
+      args.push_back(arg(addr));
+    }
+    if (a.output) outputs.push_back({addr, found->second.second, out_paths[i]});
   }
 
   InterruptScope interrupt;  // from here to the renames, a signal stops the launch cleanly
