@@ -17,6 +17,15 @@ struct Recorded {
   std::vector<uint64_t> out;
 };
 
+// The PTX of one kernel of a recording's module (the header and that .entry), as a module of its
+// own, so that each kernel loads, or fails to, by itself.
+inline std::string kernel_module(const std::string& all, const std::string& kernel) {
+  const size_t header_end = all.find(".visible .entry");
+  const size_t start = all.find(".visible .entry " + kernel + "(");
+  const size_t end = all.find("\n}\n", start);
+  return all.substr(0, header_end) + all.substr(start, end + 3 - start);
+}
+
 inline std::vector<Recorded> read_records(const std::string& path) {
   const std::string cmd =
       "python3 -c \"import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())\" '" + path + "'";

@@ -27,15 +27,6 @@ using ptxvm_hw_mma::kClasses;
 
 std::string hw_dir() { return (std::filesystem::path(__FILE__).parent_path() / "../hw/mma").string(); }
 
-// The PTX of one kernel of mma_kernels.ptx, as a module of its own (so that each text loads, or
-// fails to, by itself).
-std::string kernel_module(const std::string& all, const std::string& kernel) {
-  const size_t header_end = all.find(".visible .entry");
-  const size_t start = all.find(".visible .entry " + kernel + "(");
-  const size_t end = all.find("\n}\n", start);
-  return all.substr(0, header_end) + all.substr(start, end + 3 - start);
-}
-
 void replay(const std::string& group) {
   std::ifstream f(hw_dir() + "/mma_kernels.ptx");
   std::stringstream ss;

@@ -7,7 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "suggest.h"
+#include "isa/suggest.h"
 
 namespace ptxvm::tool {
 namespace {
@@ -29,7 +29,7 @@ using nlohmann::json;
 void only_keys(const json& j, const std::string& path, const std::vector<std::string>& known) {
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
-      std::string near = closest(it.key(), known);
+      std::string near = isa::nearest(it.key(), known);
       throw ManifestError((path.empty() ? "" : path + ": ") + "unknown key '" + it.key() + "'" +
                           (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }

@@ -190,16 +190,22 @@ void load(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
+// The box of a store or reduction [tensorMap, tensorCoords], [srcMem] (§9.7.9.25.5.2-3), checked.
+Box store_box(Warp& w, const Op& op, int l) {
+  Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
+  b.load = false;
+  check_store_start(w, op, b, l);
+  b.shared = shared_offset(w.address(op.args[1], l));
+  if (b.shared % 128)
+    undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
+  w.access(Space::Shared, b.shared, b.bytes(), l, false);
+  return b;
+}
+
 // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tensorMap, tensorCoords], [srcMem]
 void store(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
-    Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
-    b.load = false;
-    check_store_start(w, op, b, l);
-    b.shared = shared_offset(w.address(op.args[1], l));
-    if (b.shared % 128)
-      undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
-    w.access(Space::Shared, b.shared, b.bytes(), l, false);
+    const Box b = store_box(w, op, l);
     bulk_copy::issue(w, l, [b] { b.apply(); });
   });
 }
@@ -208,19 +214,13 @@ void store(Warp& w, const Op& op, uint32_t m) {
 // [srcMem]: a store that combines each element with the tensor's, the element type the map's.
 void reduce(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
-    Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
+    Box b = store_box(w, op, l);
     static const char* const kTypes[] = {".u8", ".u16", ".u32", ".s32", ".u64", ".s64", ".f16", ".f32", ".f64", ".bf16"};
     const auto type = static_cast<size_t>(b.map.type);
-    const char* const* red = reinterpret_cast<const char* const*>(op.aux2);
-    b.combine = type < std::size(kTypes) ? numeric::combine_for(*red, kTypes[type]) : nullptr;
+    const std::string& red = *reinterpret_cast<const std::string*>(op.aux2);
+    b.combine = type < std::size(kTypes) ? numeric::combine_for(red, kTypes[type]) : nullptr;
     if (!b.combine || b.map.type == DataType::U8 || b.map.type == DataType::U16)
-      undefined(w, l, Space::Global, b.map.address, "'" + op.text + "': no " + *red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
-    b.load = false;
-    check_store_start(w, op, b, l);
-    b.shared = shared_offset(w.address(op.args[1], l));
-    if (b.shared % 128)
-      undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.3)");
-    w.access(Space::Shared, b.shared, b.bytes(), l, false);
+      undefined(w, l, Space::Global, b.map.address, "'" + op.text + "': no " + red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
     bulk_copy::issue(w, l, [b] { b.apply(); });
   });
 }

@@ -1,41 +1,13 @@
 """More tile shapes for the cuda:90 tl.dot GEMMs (dot90.py has 64 x 64 tiles and one warpgroup):
 two warpgroups a program (128-row tiles, num_warps=8), 128-column wgmma (m64n128k16), fp8 with a
 64-deep K tile (two m64n64k32 a step, 64-byte swizzle). Plain pointer loads: no tensor
-descriptors, no TMA; Triton lowers tl.dot to wgmma.mma_async from shared-memory descriptors."""
-import triton
-import triton.language as tl
+descriptors, no TMA; Triton lowers tl.dot to wgmma.mma_async from shared-memory descriptors. The
+kernels are dot.py's."""
+import importlib.util, os
 
-
-@triton.jit
-def dot90t_gemm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-               PREC: tl.constexpr):
-    """C (f32, M x N) = A (M x K, row-major) @ B (K x N, row-major), one BM x BN tile a program;
-    PREC is tl.dot's input_precision (used for f32 inputs only)."""
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros([BM, BN], dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
-        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
-        acc = tl.dot(a, b, acc, input_precision=PREC)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
-
-
-@triton.jit
-def dot90t_gemm_masked(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    """dot90t_gemm for any M, N, K: loads outside A or B read as 0 and stores outside C are masked off."""
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros([BM, BN], dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
-                    other=0.0)
-        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
-                    other=0.0)
-        acc = tl.dot(a, b, acc)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+_spec = importlib.util.spec_from_file_location("dot", os.path.join(os.path.dirname(os.path.abspath(__file__)), "dot.py"))
+dot = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dot)
 
 
 def _cfg(name, fn, elem, tile, warps, stages, prec=None, divisible="MNK"):
@@ -57,10 +29,10 @@ def _cfg(name, fn, elem, tile, warps, stages, prec=None, divisible="MNK"):
 # name, function, element type, (BM, BN, BK), num_warps, num_stages (1: no software pipelining;
 # 3: loads staged through shared memory by cp.async, one wgmma group left in flight).
 CONFIGS = [
-    _cfg("dot90_bf16_2wg", dot90t_gemm, "bf16", (128, 64, 32), 8, 1, "ieee"),
-    _cfg("dot90_bf16_2wg_pipelined", dot90t_gemm, "bf16", (128, 64, 32), 8, 3, "ieee"),
-    _cfg("dot90_f16_2wg_masked", dot90t_gemm_masked, "fp16", (128, 64, 32), 8, 3),
-    _cfg("dot90_f16_n128_pipelined", dot90t_gemm, "fp16", (64, 128, 32), 4, 3, "ieee"),
-    _cfg("dot90_fp8e4m3_k64", dot90t_gemm, "fp8e4nv", (64, 64, 64), 4, 1, "ieee"),
-    _cfg("dot90_fp8e5m2_k64", dot90t_gemm, "fp8e5", (64, 64, 64), 4, 1, "ieee"),
+    _cfg("dot90_bf16_2wg", dot.dot_gemm, "bf16", (128, 64, 32), 8, 1, "ieee"),
+    _cfg("dot90_bf16_2wg_pipelined", dot.dot_gemm, "bf16", (128, 64, 32), 8, 3, "ieee"),
+    _cfg("dot90_f16_2wg_masked", dot.dot_gemm_masked, "fp16", (128, 64, 32), 8, 3),
+    _cfg("dot90_f16_n128_pipelined", dot.dot_gemm, "fp16", (64, 128, 32), 4, 3, "ieee"),
+    _cfg("dot90_fp8e4m3_k64", dot.dot_gemm, "fp8e4nv", (64, 64, 64), 4, 1, "ieee"),
+    _cfg("dot90_fp8e5m2_k64", dot.dot_gemm, "fp8e5", (64, 64, 64), 4, 1, "ieee"),
 ]
