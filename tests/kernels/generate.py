@@ -6,7 +6,8 @@ CUDA files: `nvcc -ptx -arch=sm_90 -std=c++17` -> ptx/<stem>.sm_90.ptx.
 Triton kernels (the CONFIGS of each triton/*.py): triton.compile(...,
 target=GPUTarget("cuda", arch, 32)), arch from the config (default 80) ->
 ptx/triton_<name>.cuda<arch>.ptx, plus ptx/triton_meta.json with each kernel's
-PTX file, entry name, block size (32 * num_warps) and dynamic shared-memory size.
+PTX file, entry name, block size (32 * num_warps), dynamic shared-memory size and, for kernels
+with host-side tensor descriptors, how each tensor map is to be built (swizzle, element type, box).
 Triton is pointed at the local ptxas so that it emits `.version 9.0`, which
 the local toolchain accepts. Sources are compiled from copies under a fixed
 /tmp path so that the checkout's location never reaches the output.
@@ -59,6 +60,10 @@ def build_triton():
                 f.write(k.asm["ptx"])
             meta[cfg["name"]] = {"ptx": ptx, "kernel": k.metadata.name, "block": 32 * k.metadata.num_warps,
                                  "shared_bytes": k.metadata.shared}
+            if getattr(k.metadata, "tensordesc_meta", None):  # how the host must build each tensor map
+                meta[cfg["name"]]["tensordesc"] = [
+                    {"swizzle": d["swizzle"], "elem_type": d["elem_type"], "block": list(d["block_size"])}
+                    for d in k.metadata.tensordesc_meta]
             print("wrote", os.path.join("ptx", ptx))
     with open(os.path.join(PTX_DIR, "triton_meta.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)

@@ -53,7 +53,10 @@ class Rng:
 class Launch:
     """One kernel launch. args: ("in"|"out", name, array) for buffers (an "out"
     buffer starts with the array's contents and is compared after the launch),
-    or (kind, value) scalars with kind in u32, s32, u64, f32, f64."""
+    (kind, value) scalars with kind in u32, s32, u64, f32, f64, or ("tensormap",
+    fields, array, output) for a tensor map over the buffer `array` named
+    fields["buffer"] (compared after the launch when `output`), the other fields
+    those of cuTensorMapEncodeTiled as the manifest's tensormap argument names them."""
 
     def __init__(self, name, ptx, kernel, grid, block, args, shared_bytes=0, cooperative=False, printf=False):
         self.name, self.ptx, self.kernel = name, ptx, kernel
@@ -62,7 +65,8 @@ class Launch:
         self.cooperative, self.printf = cooperative, printf
 
     def buffers(self):
-        return [(a[0], a[1], a[2]) for a in self.args if a[0] in ("in", "out")]
+        return [(a[0], a[1], a[2]) if a[0] != "tensormap" else ("out" if a[3] else "in", a[1]["buffer"], a[2])
+                for a in self.args if a[0] in ("in", "out", "tensormap")]
 
     def outputs(self):
         return [(n, arr) for kind, n, arr in self.buffers() if kind == "out"]
@@ -73,6 +77,9 @@ class Launch:
         for a in self.args:
             if a[0] in ("in", "out"):
                 h.update(f"{a[0]}:{a[1]}:{a[2].dtype.str}:{a[2].shape}".encode())
+                h.update(np.ascontiguousarray(a[2]).tobytes())
+            elif a[0] == "tensormap":
+                h.update(("tensormap=" + json.dumps(a[1], sort_keys=True) + f":{a[3]}:{a[2].dtype.str}").encode())
                 h.update(np.ascontiguousarray(a[2]).tobytes())
             else:
                 h.update(f"{a[0]}={a[1]!r}".encode())
@@ -86,6 +93,10 @@ class Launch:
                 fn = f"{a[1]}.npy"
                 np.save(os.path.join(buffer_dir, fn), a[2])
                 args.append({"buffer": fn, "output": fn} if a[0] == "out" else {"buffer": fn})
+            elif a[0] == "tensormap":
+                fn = f"{a[1]['buffer']}.npy"
+                np.save(os.path.join(buffer_dir, fn), a[2])
+                args.append({"tensormap": dict(a[1], buffer=fn), **({"output": fn} if a[3] else {})})
             else:
                 args.append({a[0]: a[1]})
         m = {"ptx": ptx_path, "kernel": self.kernel, "grid": self.grid, "block": self.block,
@@ -476,6 +487,30 @@ def tensor_core_launches():
                         [("in", "Q", q.reshape(-1)), ("in", "K", k.reshape(-1)), ("in", "V", v.reshape(-1)),
                          ("out", "O", z(heads * n_ctx * 64, np.float16)), ("out", "M", z(heads * n_ctx, np.float32)),
                          ("f32", 0.125), ("s32", n_ctx), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"]))
+    # Host-side tensor descriptors (triton/dot90_desc.py): every tile by TMA, 128 x 128 x 96; the
+    # maps built as Triton's launcher builds them from the kernel's tensordesc_meta.
+    # tensordesc_meta's element types are Triton's device numbering: its launcher maps 8, 9, 10
+    # to CUDA's 10, 8, 9 (triton/backends/nvidia/driver.py TMA_DTYPE_DEVICE_TO_HOST)
+    cu_types = {6: ("float16", F16), 7: ("float32", F32), 10: ("bfloat16", BF16)}
+    swizzles = {0: "none", 1: "32B", 2: "64B", 3: "128B"}
+    for name, seed, fmt, erange in [("dot90_desc_f16", 8501, F16, (0, 22)), ("dot90_desc_f16_pipelined", 8502, F16, (0, 22)),
+                                    ("dot90_desc_bf16", 8503, BF16, (96, 150))]:
+        r = Rng(seed)
+        M, N, K = 128, 128, 96
+        a, b = cancelling(spread(r, (M, K), fmt, *erange), spread(r, (K, N), fmt, *erange), fmt)
+        c = z(M * N, np.float32)
+        m = meta[name]
+        args = []
+        for (buf, arr, rows, cols, out), d in zip([("A", flat(a, "row"), M, K, False), ("B", flat(b, "row"), K, N, False),
+                                                   ("C", c, M, N, True)], m["tensordesc"]):
+            size = np.dtype(cu_types[d["elem_type"]][1][2]).itemsize
+            args += [("tensormap", {"buffer": buf, "dtype": cu_types[d["elem_type"]][0], "dims": [cols, rows],
+                                    "strides": [cols * size], "box": d["block"][::-1],
+                                    "swizzle": swizzles[d["swizzle"]]}, arr, out),
+                     ("s32", rows), ("s32", cols), ("u64", cols), ("u64", 1)]  # Triton's shape and strides
+        args += [("s32", K), ("u64", 0), ("u64", 0)]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [M // 64, N // 64], [m["block"]], args,
                         shared_bytes=m["shared_bytes"]))
     return L
 

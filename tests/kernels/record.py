@@ -22,14 +22,61 @@ import launches
 libc = ctypes.CDLL(None)
 
 
+CU_TYPES = {"uint8": 0, "uint16": 1, "uint32": 2, "int32": 3, "uint64": 4, "int64": 5, "float16": 6, "float32": 7,
+            "float64": 8, "bfloat16": 9, "float32_ftz": 10, "tfloat32": 11, "tfloat32_ftz": 12}
+CU_SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+
+
+def tensor_map(fields, address):
+    """The CUtensorMap cuTensorMapEncodeTiled builds from a launch's tensormap fields."""
+    cuda = ctypes.CDLL("libcuda.so.1")
+    m = (ctypes.c_uint64 * 16)()
+    rank = len(fields["dims"])
+    u64, u32 = ctypes.c_uint64, ctypes.c_uint32
+    es = fields.get("element_strides", [1] * rank)
+    err = cuda.cuTensorMapEncodeTiled(
+        m, CU_TYPES[fields["dtype"]], u32(rank), ctypes.c_void_p(address), (u64 * rank)(*fields["dims"]),
+        (u64 * max(1, rank - 1))(*fields.get("strides", [0])), (u32 * rank)(*fields["box"]), (u32 * rank)(*es),
+        0, CU_SWIZZLE[fields.get("swizzle", "none")], 0, 0)
+    if err:
+        raise RuntimeError(f"cuTensorMapEncodeTiled: error {err}")
+    return m
+
+
+def launch_with_maps(fn, launch, args):
+    """cuLaunchKernel through the driver: CuPy cannot pass a 128-byte CUtensorMap by value."""
+    cuda = ctypes.CDLL("libcuda.so.1")
+    held = []
+    for a in args:
+        if isinstance(a, cp.ndarray):
+            held.append(ctypes.c_uint64(a.data.ptr))
+        elif isinstance(a, ctypes.Array):
+            held.append(a)
+        else:
+            held.append(np.ctypeslib.as_ctypes(np.array(a)))
+    params = (ctypes.c_void_p * len(held))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in held])
+    g, b = (list(launch.grid) + [1, 1])[:3], (list(launch.block) + [1, 1])[:3]
+    err = cuda.cuLaunchKernel(ctypes.c_void_p(fn.kernel.ptr), *[ctypes.c_uint(x) for x in g + b],
+                              ctypes.c_uint(launch.shared_bytes), None, params, None)
+    if err:
+        raise RuntimeError(f"cuLaunchKernel: error {err}")
+
+
 def run_once(launch, fn):
-    args, outs = [], []
+    args, outs, tensors = [], [], {}
     for a in launch.args:
         if a[0] in ("in", "out"):
             d = cp.asarray(np.ascontiguousarray(a[2]))
             args.append(d)
             if a[0] == "out":
                 outs.append((a[1], d))
+        elif a[0] == "tensormap":  # the buffer, once per name, and a map over it
+            name = a[1]["buffer"]
+            if name not in tensors:
+                tensors[name] = cp.asarray(np.ascontiguousarray(a[2]))
+                if a[3]:
+                    outs.append((name, tensors[name]))
+            args.append(tensor_map(a[1], tensors[name].data.ptr))
         else:
             args.append({"u32": np.uint32, "s32": np.int32, "u64": np.uint64, "f32": np.float32,
                          "f64": np.float64}[a[0]](a[1]))
@@ -41,7 +88,10 @@ def run_once(launch, fn):
         saved = os.dup(1)
         os.dup2(cap.fileno(), 1)
         try:
-            fn(tuple(launch.grid), tuple(launch.block), tuple(args), shared_mem=launch.shared_bytes)
+            if tensors:
+                launch_with_maps(fn, launch, args)
+            else:
+                fn(tuple(launch.grid), tuple(launch.block), tuple(args), shared_mem=launch.shared_bytes)
             cp.cuda.Device().synchronize()
             libc.fflush(None)
         finally:
