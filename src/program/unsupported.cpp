@@ -12,10 +12,8 @@ struct Reason {
 
 // Whole §9.7 groups that a future unit executes.
 constexpr Reason kBySection[] = {
-    {"9.7.9.26", "bulk copies and TMA (issue 15)"},                // tensormap.replace
     {"9.7.10", "textures (issue 21)"},
     {"9.7.11", "surfaces (issue 21)"},
-    {"9.7.13.16", "bulk copies and TMA (issue 15)"},               // tensormap.cp_fenceproxy
     {"9.7.16", "tcgen05 / Tensor Memory (issue 17)"},
 };
 

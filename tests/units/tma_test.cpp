@@ -109,5 +109,42 @@ TEST(Tma, CopiesCheckTheirMapAndCoordinates) {  // §9.7.9.25.5.2, §5.5.3.1
   }
 }
 
+// tensormap.replace edits a map in shared or global memory a field at a time (§9.7.9.26);
+// tensormap.cp_fenceproxy copies one from shared to global memory (§9.7.13.16).
+TEST(Tma, ReplaceEditsAMapAndCpFenceproxyCopiesIt) {
+  Harness h;
+  h.load(kernel_ptx(".shared .align 128 .b8 map[128];\n"
+                    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, map;\nshl.b32 %r3, %r1, 2;\nadd.u32 %r4, %r2, %r3;\n"
+                    "mul.wide.u32 %rd1, %r1, 4;\nadd.s64 %rd2, %rd_in, %rd1;\nld.global.u32 %r5, [%rd2];\n"
+                    "st.shared.u32 [%r4], %r5;\nbar.sync 0;\nsetp.eq.u32 %p1, %r1, 0;\n"
+                    "@%p1 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [map], 1, 4;\n"
+                    "@%p1 tensormap.replace.tile.global_address.shared::cta.b1024.b64 [map], %rd_out;\n"
+                    "@%p1 tensormap.replace.tile.rank.shared::cta.b1024.b32 [map], 2;\n"
+                    "@%p1 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [map], 2, 6;\n"
+                    "@%p1 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [map], 1, 14848;\n"
+                    "@%p1 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [map], 2, 2;\n"
+                    "@%p1 tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [map], 10;\n"
+                    "@%p1 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [map], 1;\n"
+                    "@%p1 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd_out], [map], 128;\n"
+                    "@%p1 tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd_out], 2;\n",
+                    "sm_90a"));
+  TensorMap m = good();
+  const auto bytes = units::tma::encode(m);
+  const uint64_t in = h.buffer(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  const uint64_t out = h.buffer(std::vector<uint8_t>(128, 0));
+  ASSERT_TRUE(h.launch("k", {1}, {32}, {arg(out), arg(in)}).ok);
+  const auto got = units::tma::decode(h.read<uint8_t>(out, 128).data());
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->address, out);
+  EXPECT_EQ(got->rank, 3u);
+  EXPECT_EQ(got->box[1], 4u);
+  EXPECT_EQ(got->box[2], 2u);
+  EXPECT_EQ(got->dims[2], 6u);
+  EXPECT_EQ(got->strides[1], 14848u);
+  EXPECT_EQ(got->type, units::tma::DataType::BF16);  // Table 32's 10
+  EXPECT_EQ(got->oob, units::tma::OobFill::NanRequestZeroFma);
+  EXPECT_EQ(got->swizzle, units::tma::Swizzle::B64);
+}
+
 }  // namespace
 }  // namespace ptxvm::test

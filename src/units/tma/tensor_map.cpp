@@ -107,7 +107,7 @@ std::optional<TensorMap> decode(const uint8_t* b) {
   for (size_t i = 0; i < 5; ++i) m.box[i] = get<uint16_t>(b, kBox + 2 * i);
   for (size_t i = 0; i < 5; ++i) m.element_strides[i] = b[kElementStrides + i];
   if (m.type > DataType::U6x16Align16 || m.interleave > Interleave::B32 || m.swizzle > Swizzle::B128Atom64 ||
-      m.l2 > L2Promotion::B256 || m.oob > OobFill::NanRequestZeroFma || !validate(m).empty())
+      m.l2 > L2Promotion::B256 || m.oob > OobFill::NanRequestZeroFma || m.rank > 5)
     return std::nullopt;
   return m;
 }

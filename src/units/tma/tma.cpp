@@ -1,7 +1,8 @@
 // Tensor copies through the Tensor Memory Accelerator (PTX §9.7.9.25.5, §5.5;
 // 001_23fdd5978b24a3ed.txt): cp.async.bulk.tensor in .tile mode, global -> shared completing on an
 // mbarrier and shared -> global on a bulk async-group, cp.reduce.async.bulk.tensor (a store that
-// combines, numeric/atomic_ops.h), and cp.async.bulk.prefetch.tensor.
+// combines, numeric/atomic_ops.h), cp.async.bulk.prefetch.tensor, and the instructions that edit
+// maps: tensormap.replace (§9.7.9.26) and tensormap.cp_fenceproxy (§9.7.13.16).
 //
 // The map (tensor_map.h) is read when the copy is issued; its box of ceil(box[i] /
 // elementStrides[i]) elements per dimension, starting at the coordinates, lies in shared memory
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iterator>
+#include <optional>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -138,6 +140,8 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
               "'" + op.text + "': the 128 bytes at " + std::to_string(address) +
                   " hold no tensor map (build maps with ptxvm's encoder: the manifest's tensormap argument or "
                   "units/tma/tensor_map.h)");
+  if (const std::string rule = validate(*map); !rule.empty())
+    undefined(w, l, at.space, address, "'" + op.text + "': the tensor map at " + std::to_string(address) + " is invalid: " + rule);
   Box b;
   b.map = *map;
   if (b.map.rank != rank)
@@ -231,6 +235,56 @@ void prefetch(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) { read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l); });
 }
 
+// tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (§9.7.9.26): one field of
+// the map at addr, in global or shared memory, replaced. op.aux: the field; the enumerated fields
+// take the device numbering of Table 32 (element types 8, 9, 10 are f32.ftz, f64, bf16).
+enum Field : uint8_t { Address, Rank, BoxDim, GlobalDim, GlobalStride, ElementStride, ElemType, InterleaveLayout, SwizzleMode, FillMode };
+void replace(Warp& w, const Op& op, uint32_t m) {
+  const auto field = static_cast<Field>(op.aux);
+  const bool ordinal = field >= BoxDim && field <= ElementStride;
+  exec::for_lanes(m, [&](int l) {
+    const uint64_t address = w.address(op.args[0], l);
+    mem::Resolved at = mem::resolve(Space::Generic, address);
+    if (op.aux2 && at.space != static_cast<Space>(op.aux2)) at = {static_cast<Space>(op.aux2), address};
+    if (at.space != Space::Global && at.space != Space::Shared)
+      undefined(w, l, at.space, address, "'" + op.text + "': a tensor map is replaced in global or shared memory (PTX §9.7.9.26)");
+    uint8_t* bytes = w.access(at.space, at.offset, 128, l, false);
+    std::optional<TensorMap> map = decode(bytes);
+    if (!map) undefined(w, l, at.space, address, "'" + op.text + "': the 128 bytes at " + std::to_string(address) + " hold no tensor map");
+    const uint64_t v = w.get<uint64_t>(op.args[ordinal ? 2 : 1], l);
+    const uint64_t ord = ordinal ? op.args[1].imm : 0;
+    if (ordinal && ord >= (field == GlobalStride ? 4u : 5u))
+      undefined(w, l, at.space, address, "'" + op.text + "': ordinal " + std::to_string(ord) + " is beyond the map's dimensions");
+    switch (field) {
+    case Address: map->address = v; break;
+    case Rank: map->rank = static_cast<uint32_t>(v) + 1; break;  // new_val is the rank less one
+    case BoxDim: map->box[ord] = static_cast<uint32_t>(v); break;
+    case GlobalDim: map->dims[ord] = static_cast<uint32_t>(v); break;
+    case GlobalStride: map->strides[ord] = v; break;
+    case ElementStride: map->element_strides[ord] = static_cast<uint32_t>(v); break;
+    case ElemType: map->type = static_cast<DataType>(v == 8 ? 10 : v == 9 ? 8 : v == 10 ? 9 : v); break;
+    case InterleaveLayout: map->interleave = static_cast<Interleave>(v); break;
+    case SwizzleMode: map->swizzle = static_cast<Swizzle>(v); break;
+    case FillMode: map->oob = static_cast<OobFill>(v); break;
+    }
+    const auto out = encode(*map);
+    std::memcpy(bytes, out.data(), out.size());
+  });
+}
+
+// tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+// [dst], [src], 128 (§9.7.13.16): the map copied from shared to global memory, fenced for the
+// tensor-map proxy (ptxvm's accesses are all one proxy: the copy is the whole effect).
+void cp_fenceproxy(Warp& w, const Op& op, uint32_t m) {
+  exec::for_lanes(m, [&](int l) {
+    if (op.args[2].imm != 128)
+      undefined(w, l, Space::Global, 0, "'" + op.text + "': the size must be 128, a tensor map's (PTX §9.7.13.16)");
+    const uint8_t* src = w.access(Space::Shared, shared_offset(w.address(op.args[1], l)), 128, l, false);
+    uint8_t* dst = w.access(Space::Global, mem::resolve(Space::Generic, w.address(op.args[0], l)).offset, 128, l, false);
+    std::memmove(dst, src, 128);
+  });
+}
+
 bool tile_mode(const isa::Bound& b, std::string& why) {
   const std::string* mode = b.value("mode");
   if (mode && *mode != ".tile") {
@@ -261,6 +315,25 @@ const program::Registration registered([](program::Registry& r) {
     op.aux = rank_of(b);
     op.aux2 = reinterpret_cast<uint64_t>(found);  // the operation's name, static
     op.fn = &reduce;
+    return true;
+  };
+  r["tensormap.replace §9.7.9.26"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    static const char* const kFields[] = {".global_address", ".rank", ".box_dim", ".global_dim", ".global_stride",
+                                          ".element_stride", ".elemtype", ".interleave_layout", ".swizzle_mode", ".fill_mode"};
+    const std::string* field = b.value("field");
+    const auto found = field ? std::find(std::begin(kFields), std::end(kFields), *field) : std::end(kFields);
+    if (found == std::end(kFields)) {
+      why = ".swizzle_atomicity (the sm_100 128B-atom swizzles) is not implemented yet";
+      return false;
+    }
+    const std::string* ss = b.value("ss");
+    op.aux = static_cast<uint64_t>(found - std::begin(kFields));
+    op.aux2 = ss ? static_cast<uint64_t>(*ss == ".global" ? Space::Global : Space::Shared) : 0;
+    op.fn = &replace;
+    return true;
+  };
+  r["tensormap.cp_fenceproxy §9.7.13.16"] = [](const isa::Bound&, Op& op, std::string&) {
+    op.fn = &cp_fenceproxy;
     return true;
   };
   r["cp.async.bulk.prefetch.tensor §9.7.9.25.5.4"] = [](const isa::Bound& b, Op& op, std::string& why) {
