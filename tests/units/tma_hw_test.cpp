@@ -34,6 +34,12 @@ std::vector<uint8_t> map_of(const Text& t, uint64_t address) {
   for (unsigned i = 0; i < 4; ++i) m.strides[i] = t.strides[i];
   m.swizzle = static_cast<units::tma::Swizzle>(t.swizzle);
   m.oob = static_cast<units::tma::OobFill>(t.oob);
+  if (t.dir == 'I') {
+    m.im2col = true;
+    for (unsigned i = 0; i < 3; ++i) m.lower[i] = t.lower[i], m.upper[i] = t.upper[i];
+    m.channels = t.channels;
+    m.pixels = t.pixels;
+  }
   EXPECT_EQ(units::tma::validate(m), "") << t.name;
   const auto bytes = units::tma::encode(m);
   return {bytes.begin(), bytes.end()};
@@ -60,6 +66,7 @@ TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
     map.bytes = map_of(t, tensor);
     std::vector<KernelArg> args{map, arg(in), arg(out)};
     for (unsigned i = 0; i < 5; ++i) args.push_back(arg(t.coords[set][i]));
+    for (unsigned i = 0; i < 3; ++i) args.push_back(arg(static_cast<uint16_t>(t.offsets[set][i])));
     const LaunchResult r = h.launch(t.kernel, {1}, {128}, args);
     if (rec.out.empty()) {  // the GPU stopped this launch with an error: ptxvm reports a guest fault
       EXPECT_FALSE(r.ok) << rec.insn << ": the H100 faults";
@@ -70,7 +77,7 @@ TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
       ADD_FAILURE() << rec.insn << ": " << r.error;
       continue;
     }
-    const std::vector<uint32_t> got = h.read<uint32_t>(t.dir == 'L' ? out : tensor, rec.out.size());
+    const std::vector<uint32_t> got = h.read<uint32_t>(ptxvm_hw_tma::loads(t) ? out : tensor, rec.out.size());
     size_t bad = 0;
     std::string first;
     for (size_t i = 0; i < got.size(); ++i)

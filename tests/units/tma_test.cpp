@@ -64,6 +64,16 @@ TEST(TensorMap, EveryRuleIsChecked) {
             std::string::npos);
   EXPECT_NE(broken([](TensorMap& m) { m.interleave = units::tma::Interleave::B16; }).find("rank 3 or more"),
             std::string::npos);
+  auto im2col = [](TensorMap& m) {
+    m.im2col = true, m.rank = 4, m.dims = {64, 9, 14, 3, 0}, m.strides = {128, 1152, 16128, 0};
+    m.channels = 8, m.pixels = 64, m.swizzle = units::tma::Swizzle::None;
+  };
+  EXPECT_EQ(broken(im2col), "");
+  EXPECT_NE(broken([&](TensorMap& m) { im2col(m), m.rank = 2; }).find("rank 3 to 5"), std::string::npos);
+  EXPECT_NE(broken([&](TensorMap& m) { im2col(m), m.channels = 0; }).find("channels per pixel"), std::string::npos);
+  EXPECT_NE(broken([&](TensorMap& m) { im2col(m), m.pixels = 2000; }).find("pixels per column"), std::string::npos);
+  EXPECT_NE(broken([&](TensorMap& m) { im2col(m), m.lower[1] = -129; }).find("corners must lie in [-128, 127]"),
+            std::string::npos);
   EXPECT_NE(broken([](TensorMap& m) {
               m.type = units::tma::DataType::U32;
               m.oob = units::tma::OobFill::NanRequestZeroFma;

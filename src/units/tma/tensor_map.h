@@ -34,11 +34,17 @@ struct TensorMap {
   Swizzle swizzle = Swizzle::None;
   L2Promotion l2 = L2Promotion::None;
   OobFill oob = OobFill::Zero;
+  // im2col maps (cuTensorMapEncodeIm2col, §5.5.4): the bounding box's corners in the spatial
+  // dimensions (1 .. rank-2, innermost first), channels per pixel and pixels per column.
+  bool im2col = false;
+  std::array<int32_t, 3> lower{}, upper{};
+  uint32_t channels = 0, pixels = 0;
 };
 
 unsigned element_bytes(DataType t);
 
-// Why `m` is no map cuTensorMapEncodeTiled would build (the rule it breaks), or "" when it is.
+// Why `m` is no map cuTensorMapEncodeTiled (cuTensorMapEncodeIm2col for an im2col map) would
+// build (the rule it breaks), or "" when it is.
 std::string validate(const TensorMap& m);
 
 // The 128 bytes of `m` in ptxvm's encoding, and back: nullopt for bytes that hold no map. A

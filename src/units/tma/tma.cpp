@@ -58,9 +58,11 @@ struct Box {
   int lane = 0;
   bool load = true;
   numeric::Combine combine = nullptr;  // cp.reduce.async.bulk.tensor: each element combined as atom does
+  int64_t offsets[3] = {};             // .im2col: the offsets of the instruction's im2colInfo
 
   unsigned count(unsigned d) const { return (map.box[d] + map.element_strides[d] - 1) / map.element_strides[d]; }
   uint64_t elements() const {
+    if (map.im2col) return uint64_t{map.pixels} * map.channels;
     uint64_t n = 1;
     for (unsigned d = 0; d < map.rank; ++d) n *= count(d);
     return n;
@@ -76,6 +78,7 @@ struct Box {
 
   // Moves the box: global -> shared (load) or shared -> global (store).
   void apply() const {
+    if (map.im2col) return apply_im2col();
     const unsigned size = element_bytes(map.type);
     uint64_t index[5] = {};
     for (uint64_t i = 0, n = elements(); i < n; ++i) {
@@ -99,6 +102,43 @@ struct Box {
       for (unsigned d = 0; d < map.rank && ++index[d] == count(d); ++d) index[d] = 0;
     }
   }
+  // .im2col (§5.5.4): pixels * channels elements, a pixel's channels contiguous. The pixels are
+  // filter bases in the bounding box [lower, dim - 1 + upper] of each spatial dimension, from the
+  // coordinates on, W fastest, then H, D and the image N, each stepped by its traversal stride;
+  // a pixel reads the element at its base plus the instruction's offsets.
+  void apply_im2col() const {
+    const unsigned size = element_bytes(map.type), spatial = map.rank - 2;
+    int64_t base[3] = {}, n = coords[map.rank - 1];
+    for (unsigned i = 0; i < spatial; ++i) base[i] = coords[1 + i];
+    uint64_t i = 0;
+    for (uint32_t p = 0; p < map.pixels; ++p) {
+      bool pixel_inside = n >= 0 && static_cast<uint64_t>(n) < map.dims[map.rank - 1];
+      uint64_t global = map.address + static_cast<uint64_t>(n) * map.strides[map.rank - 2];
+      for (unsigned d = 0; d < spatial; ++d) {
+        const int64_t g = base[d] + offsets[d];
+        pixel_inside = pixel_inside && g >= 0 && static_cast<uint64_t>(g) < map.dims[1 + d];
+        global += static_cast<uint64_t>(g) * map.strides[d];
+      }
+      for (uint32_t k = 0; k < map.channels; ++k, ++i) {
+        const int64_t c = coords[0] + k;
+        uint8_t* smem = warp->access(Space::Shared, shared_at(i), size, lane, false);
+        if (pixel_inside && c >= 0 && static_cast<uint64_t>(c) < map.dims[0]) {
+          std::memcpy(smem, warp->access(Space::Global, global + static_cast<uint64_t>(c) * size, size, lane, false), size);
+          if (map.type == DataType::TF32 || map.type == DataType::TF32Ftz) to_tf32(smem);
+        } else {
+          fill(smem, size);
+        }
+      }
+      unsigned d = 0;  // the next base: W first, carrying into H, D, then N
+      for (; d < spatial; ++d) {
+        base[d] += map.element_strides[1 + d];
+        if (base[d] <= static_cast<int64_t>(map.dims[1 + d]) - 1 + map.upper[d]) break;
+        base[d] = map.lower[d];
+      }
+      if (d == spatial) n += map.element_strides[map.rank - 1];
+    }
+  }
+
   // gmem = combine(gmem, smem), atomically: other CTAs may reduce into the same tensor.
   void reduce(uint8_t* gmem, const uint8_t* smem, unsigned size) const {
     auto one = [&](auto zero) {
@@ -182,6 +222,14 @@ unsigned rank_of(const isa::Bound& b) {
 void load(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Box b = read_box(w, op, op.args[1], static_cast<unsigned>(op.aux), l);
+    if (b.map.im2col != (op.aux2 != 0))
+      undefined(w, l, Space::Global, b.map.address, "'" + op.text + "': an " + (b.map.im2col ? "im2col" : "tiled") +
+                                                        " tensor map with a copy in the other mode (PTX §9.7.9.25.5.2)");
+    if (op.aux2)  // im2colInfo: the offsets of the spatial dimensions, 16 bits each
+      for (unsigned d = 0; d + 2 < b.map.rank; ++d) {
+        const Arg& info = op.args.at(3);
+        b.offsets[d] = w.get<uint16_t>(info.elems.empty() ? info : info.elems.at(d), l);
+      }
     b.shared = shared_offset(w.address(op.args[0], l));
     if (b.shared % 128)
       undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
@@ -285,9 +333,9 @@ void cp_fenceproxy(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-bool tile_mode(const isa::Bound& b, std::string& why) {
+bool tile_mode(const isa::Bound& b, std::string& why, bool im2col_too = false) {
   const std::string* mode = b.value("mode");
-  if (mode && *mode != ".tile") {
+  if (mode && *mode != ".tile" && !(im2col_too && *mode == ".im2col")) {
     why = *mode + " tensor copies are not implemented yet";
     return false;
   }
@@ -300,9 +348,11 @@ bool tile_mode(const isa::Bound& b, std::string& why) {
 
 const program::Registration registered([](program::Registry& r) {
   r["cp.async.bulk.tensor §9.7.9.25.5.2"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    if (!tile_mode(b, why)) return false;
+    if (!tile_mode(b, why, true)) return false;
     const std::string* dst = b.value("dst");
+    const std::string* mode = b.value("mode");
     op.aux = rank_of(b);
+    op.aux2 = mode && *mode == ".im2col";
     op.fn = dst && *dst == ".global" ? &store : &load;
     return true;
   };

@@ -1,7 +1,8 @@
 """Writes the kernels of the TMA recordings: tma_kernels.ptx and texts.inc.
 
-One kernel per text: a tensor map (PTX §5.5.8) and one cp.async.bulk.tensor in .tile mode
-(§9.7.9.25.5.2), run once per coordinate set of the text. A load ("L") fills its shared buffer
+One kernel per text: a tensor map (PTX §5.5.8) and one cp.async.bulk.tensor in .tile mode, or
+.im2col ("I", §5.5.4, with im2col offsets per coordinate set) (§9.7.9.25.5.2), run once per
+coordinate set of the text. A load ("L") fills its shared buffer
 with 0xa5, loads the box through an mbarrier (expect_tx of the box's bytes, a bounded wait) and
 copies the whole buffer and a completion flag to `out`. A store ("S") fills its buffer from `in`
 and stores the box to the tensor ("R": reduces it into the tensor), whose whole global image the
@@ -24,7 +25,7 @@ SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
 texts = []
 
 
-def text(name, d, t, dims, box, swizzle="none", oob=0, estrides=None, pad=0, coords=None, op=""):
+def text(name, d, t, dims, box, swizzle="none", oob=0, estrides=None, pad=0, coords=None, op="", im2col=None):
     code, size = TYPES[t]
     rank = len(dims)
     estrides = estrides or [1] * rank
@@ -37,10 +38,13 @@ def text(name, d, t, dims, box, swizzle="none", oob=0, estrides=None, pad=0, coo
     box_bytes = size
     for c in counts:
         box_bytes *= c
+    im2col = im2col or {}
+    if im2col:
+        box_bytes = size * im2col["channels"] * im2col["pixels"]
     if coords is None:  # inside, before the start, across the end, far outside
         coords = [[0] * rank, [-(b // 2) for b in box], [dm - b // 2 for dm, b in zip(dims, box)],
                   [dm + 3 for dm in dims]]
-    texts.append(dict(name=name, d=d, op=op, t=t, code=code, size=size, rank=rank, dims=dims, strides=strides, box=box,
+    texts.append(dict(name=name, d=d, op=op, im2col=im2col, t=t, code=code, size=size, rank=rank, dims=dims, strides=strides, box=box,
                       estrides=estrides, swizzle=SWIZZLE[swizzle], oob=oob, coords=coords, buffer=max(s, 16),
                       box_bytes=box_bytes))
 
@@ -78,6 +82,23 @@ text("red_inc_u32_2d", "R", "u32", [64, 16], [16, 8], "64B", op="inc")
 text("red_and_u64_1d", "R", "u64", [100], [32], op="and")
 text("red_add_f64_2d", "R", "f64", [30, 30], [16, 4], "128B", op="add")
 text("red_min_s64_2d", "R", "s64", [30, 30], [2, 8], op="min")
+# im2col loads (§5.5.4): NWC, NHWC, NDHWC tensors; coordinates (c, spatial..., n) and offsets per set
+def conv(name, t, dims, channels, pixels, lower, upper, sets, swizzle="none", estrides=None, oob=0):
+    text(name, "I", t, dims, [1] * len(dims), swizzle, oob=oob, estrides=estrides,
+         coords=[c for c, _ in sets],
+         im2col=dict(channels=channels, pixels=pixels, lower=lower, upper=upper, offsets=[o for _, o in sets]))
+conv("im2col_nhwc_same", "f16", [64, 9, 14, 3], 8, 64, [-1, -1], [-1, -1],
+     [([0, 7, 4, 0], [0, 0]), ([8, -1, -1, 0], [1, 1]), ([16, 5, 12, 1], [2, 2]), ([56, 0, 0, 2], [0, 2])], "none")
+conv("im2col_nhwc_valid", "f16", [64, 9, 14, 2], 32, 32, [0, 0], [-2, -2],
+     [([0, 0, 0, 0], [2, 2]), ([32, 6, 11, 0], [0, 1]), ([0, 3, 5, 1], [1, 0]), ([32, 5, 10, 1], [2, 2])], "64B")
+conv("im2col_nhwc_stride2", "f32", [32, 8, 14, 2], 16, 32, [-1, -1], [-1, -1],
+     [([0, -1, -1, 0], [1, 1]), ([16, 5, 7, 0], [0, 0]), ([0, 3, 11, 1], [2, 1]), ([16, 1, 3, 1], [1, 2])], "64B",
+     estrides=[1, 2, 2, 1])
+conv("im2col_nwc", "bf16", [64, 40, 3], 64, 48, [-2], [-1],
+     [([0, -2, 0], [0]), ([0, 30, 1], [3]), ([0, 37, 2], [1]), ([0, 10, 0], [2])], "128B", oob=1)
+conv("im2col_ndhwc", "u8", [32, 6, 5, 4, 2], 32, 40, [-1, -1, 0], [-1, -1, -1],
+     [([0, 0, 0, 0, 0], [0, 0, 0]), ([0, 4, 3, 2, 0], [1, 1, 1]), ([0, -1, -1, 1, 1], [2, 2, 1]), ([0, 2, 1, 0, 1], [0, 1, 0])],
+     "32B")
 
 
 def kernel(idx, t):
@@ -85,8 +106,9 @@ def kernel(idx, t):
     region = (2 * t["box_bytes"] + 1023) // 1024 * 1024  # the box and what follows it
     coords = ", ".join(f"%r{10 + i}" for i in range(r))
     out = [f".visible .entry k{idx}(.param .align 64 .b8 tmap[128], .param .u64 pin, .param .u64 pout, "
-           ".param .u32 c0, .param .u32 c1, .param .u32 c2, .param .u32 c3, .param .u32 c4)", "{",
-           "\t.reg .b32 %r<40>;", "\t.reg .b64 %rd<20>;", "\t.reg .pred %p<4>;",
+           ".param .u32 c0, .param .u32 c1, .param .u32 c2, .param .u32 c3, .param .u32 c4, "
+           ".param .u16 o0, .param .u16 o1, .param .u16 o2)", "{",
+           "\t.reg .b16 %rs<4>;", "\t.reg .b32 %r<40>;", "\t.reg .b64 %rd<20>;", "\t.reg .pred %p<4>;",
            f"\t.shared .align 1024 .b8 buf[{region}];", "\t.shared .align 8 .b64 bar;",
            "\tld.param.u64 %rd3, [pin];", "\tld.param.u64 %rd4, [pout];",
            "\tcvta.to.global.u64 %rd3, %rd3;", "\tcvta.to.global.u64 %rd4, %rd4;",
@@ -95,7 +117,7 @@ def kernel(idx, t):
     out += [f"\tld.param.u32 %r{10 + i}, [c{i}];" for i in range(r)]
     # fill the buffer: 0xa5 for a load, `in` for a store
     out += ["\tmov.u32 %r3, %r1;", "FILL:", "\tshl.b32 %r4, %r3, 2;", "\tadd.u32 %r5, %r2, %r4;"]
-    if t["d"] == "L":
+    if t["d"] in ("L", "I"):
         out += ["\tst.shared.u32 [%r5], 0xa5a5a5a5;"]
     elif t["op"] == "inc":  # counters the increments wrap at
         out += ["\tcvt.u64.u32 %rd5, %r4;", "\tadd.s64 %rd6, %rd3, %rd5;", "\tld.global.u32 %r6, [%rd6];",
@@ -106,10 +128,16 @@ def kernel(idx, t):
     out += ["\tadd.u32 %r3, %r3, 128;", f"\tsetp.lt.u32 %p2, %r3, {region // 4};", "\t@%p2 bra FILL;",
             "\t@%p1 mbarrier.init.shared.b64 [bar], 1;", "\tfence.mbarrier_init.release.cluster;",
             "\tfence.proxy.async.shared::cta;", "\tbar.sync 0;"]
-    if t["d"] == "L":
-        out += [f"\t@%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], {t['box_bytes']};",
-                f"\t@%p1 cp.async.bulk.tensor.{r}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-                f"[buf], [%rd2, {{{coords}}}], [bar];",
+    if t["d"] in ("L", "I"):
+        if t["d"] == "I":
+            offs = ", ".join(f"%rs{i}" for i in range(r - 2))
+            out += [f"\tld.param.u16 %rs{i}, [o{i}];" for i in range(r - 2)]
+            copy = (f"\t@%p1 cp.async.bulk.tensor.{r}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
+                    f"[buf], [%rd2, {{{coords}}}], [bar], {{{offs}}};")
+        else:
+            copy = (f"\t@%p1 cp.async.bulk.tensor.{r}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+                    f"[buf], [%rd2, {{{coords}}}], [bar];")
+        out += [f"\t@%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], {t['box_bytes']};", copy,
                 "\tmov.u32 %r7, 0;", "WAIT:", "\tmbarrier.try_wait.parity.shared.b64 %p3, [bar], 0;",
                 "\t@%p3 bra DONE;", "\tadd.u32 %r7, %r7, 1;", "\tsetp.lt.u32 %p2, %r7, 1000000;", "\t@%p2 bra WAIT;",
                 "DONE:", "\tselp.u32 %r8, 1, 0, %p3;", f"\t@%p1 st.global.u32 [%rd4+{region}], %r8;",
@@ -134,14 +162,18 @@ def main():
     body = ["// Generated by gen_kernels.py: one kernel per TMA text (texts.inc).", ".version 8.0", ".target sm_90a",
             ".address_size 64", ""]
     inc = ["// Generated by gen_kernels.py: {kernel, name, dir, op, type, elem bytes, rank, dims, strides, box,",
-           "//   element strides, swizzle, oob, coordinate sets, coords, buffer bytes, box bytes, region bytes}"]
+           "//   element strides, swizzle, oob, coordinate sets, coords, buffer bytes, box bytes, region bytes,",
+           "//   im2col lower corner, upper corner, channels, pixels, offsets per set}"]
     for i, t in enumerate(texts):
         src, region = kernel(i, t)
         body.append(src)
         coords = "{" + ", ".join(arr(c, 5) for c in t["coords"]) + "}"
+        im = t["im2col"]
+        im2 = (f'{arr(im.get("lower", []), 3)}, {arr(im.get("upper", []), 3)}, {im.get("channels", 0)}, {im.get("pixels", 0)}, '
+               "{" + ", ".join(arr(o, 3) for o in (im.get("offsets") or [[0, 0, 0]] * 4)) + "}")
         inc.append(f'{{"k{i}", "{t["name"]}", \'{t["d"]}\', "{t["op"]}", {t["code"]}, {t["size"]}, {t["rank"]}, {arr(t["dims"], 5)}, '
                    f'{arr(t["strides"], 4)}, {arr(t["box"], 5)}, {arr(t["estrides"], 5)}, {t["swizzle"]}, {t["oob"]}, '
-                   f'{len(t["coords"])}, {coords}, {t["buffer"]}, {t["box_bytes"]}, {region}}},')
+                   f'{len(t["coords"])}, {coords}, {t["buffer"]}, {t["box_bytes"]}, {region}, {im2}}},')
     with open(os.path.join(HERE, "tma_kernels.ptx"), "w") as f:
         f.write("\n".join(body))
     with open(os.path.join(HERE, "texts.inc"), "w") as f:

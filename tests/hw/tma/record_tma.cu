@@ -58,12 +58,20 @@ int main(int argc, char** argv) {
       cuuint32_t box[5], es[5];
       for (unsigned i = 0; i < 5; ++i) dims[i] = t.dims[i], box[i] = t.box[i], es[i] = t.element_strides[i];
       for (unsigned i = 0; i < 4; ++i) strides[i] = t.strides[i];
-      CHECK(cuTensorMapEncodeTiled(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
-                                   strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle(t.swizzle),
-                                   CU_TENSOR_MAP_L2_PROMOTION_NONE, CUtensorMapFloatOOBfill(t.oob)));
+      if (t.dir == 'I')
+        CHECK(cuTensorMapEncodeIm2col(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
+                                      strides, t.lower, t.upper, t.channels, t.pixels, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                      CUtensorMapSwizzle(t.swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                      CUtensorMapFloatOOBfill(t.oob)));
+      else
+        CHECK(cuTensorMapEncodeTiled(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
+                                     strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle(t.swizzle),
+                                     CU_TENSOR_MAP_L2_PROMOTION_NONE, CUtensorMapFloatOOBfill(t.oob)));
       int c[5];
       for (unsigned i = 0; i < 5; ++i) c[i] = t.coords[set][i];
-      void* args[] = {&map, &in, &out, &c[0], &c[1], &c[2], &c[3], &c[4]};
+      unsigned short o[3];
+      for (unsigned i = 0; i < 3; ++i) o[i] = static_cast<unsigned short>(t.offsets[set][i]);
+      void* args[] = {&map, &in, &out, &c[0], &c[1], &c[2], &c[3], &c[4], &o[0], &o[1], &o[2]};
       CHECK(cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr));
       const CUresult run = cuCtxSynchronize();
       std::vector<uint32_t> got(out_n);
@@ -80,7 +88,7 @@ int main(int argc, char** argv) {
         std::printf("%s: FAULT %s\n", name.c_str(), why);
         return 0;
       }
-      if (t.dir == 'L') CHECK(cuMemcpyDtoH(got.data(), out, out_n * 4));
+      if (ptxvm_hw_tma::loads(t)) CHECK(cuMemcpyDtoH(got.data(), out, out_n * 4));
       else CHECK(cuMemcpyDtoH(got.data(), tensor, out_n * 4));
       CHECK(cuMemFree(tensor));
       CHECK(cuMemFree(in));
@@ -92,7 +100,7 @@ int main(int argc, char** argv) {
       file.append(reinterpret_cast<const char*>(&len), 2).append(name);
       file.append(reinterpret_cast<const char*>(&eb), 1).append(reinterpret_cast<const char*>(&n), 4);
       file.append(reinterpret_cast<const char*>(got.data()), out_n * 4);
-      std::printf("%s: %s\n", name.c_str(), t.dir == 'L' ? (got[out_n - 1] == 1 ? "completed" : "NOT COMPLETED") : "stored");
+      std::printf("%s: %s\n", name.c_str(), ptxvm_hw_tma::loads(t) ? (got[out_n - 1] == 1 ? "completed" : "NOT COMPLETED") : "stored");
     }
   }
   std::ofstream(std::string(argv[2]) + "/tma.bin", std::ios::binary | std::ios::app).write(file.data(), std::streamsize(file.size()));

@@ -13,7 +13,8 @@ namespace ptxvm_hw_tma {
 struct Text {
   const char* kernel;  // in tma_kernels.ptx
   const char* name;
-  char dir;            // 'L' load (global -> shared), 'S' store (shared -> global), 'R' reduction
+  char dir;            // 'L' load (global -> shared), 'S' store (shared -> global), 'R' reduction,
+                       // 'I' im2col load
   const char* op;      // a reduction's operation ("add", "min", ...)
   unsigned type;       // CUtensorMapDataType
   unsigned elem_bytes, rank;
@@ -23,6 +24,9 @@ struct Text {
   unsigned coordinate_sets;
   int coords[4][5];
   unsigned buffer_bytes, box_bytes, region_bytes;  // the global tensor, the box, the shared buffer
+  int lower[3], upper[3];                          // 'I' (im2col): the bounding box's corners,
+  unsigned channels, pixels;                       // channels per pixel, pixels per column,
+  int offsets[4][3];                               // and the im2col offsets of each set
 };
 
 inline constexpr Text kTexts[] = {
@@ -48,6 +52,7 @@ inline std::vector<uint32_t> tensor_image(const Text& t) { return words(seed_of(
 inline std::vector<uint32_t> shared_source(const Text& t) { return words(seed_of(t.name) ^ 0x5555, t.region_bytes); }
 
 // Words a launch records: a load's shared buffer and completion flag, a store's tensor image.
-inline size_t out_words(const Text& t) { return t.dir == 'L' ? t.region_bytes / 4 + 1 : (t.buffer_bytes + 3) / 4; }
+inline bool loads(const Text& t) { return t.dir == 'L' || t.dir == 'I'; }
+inline size_t out_words(const Text& t) { return loads(t) ? t.region_bytes / 4 + 1 : (t.buffer_bytes + 3) / 4; }
 
 }  // namespace ptxvm_hw_tma
