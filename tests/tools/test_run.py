@@ -159,6 +159,21 @@ def test_tensor_map_argument(tmp):
     assert "multiple of 16 bytes, not 24" in r.stderr
 
 
+# An im2col map (cuTensorMapEncodeIm2col's fields) reads; given to a 2-D copy it is a guest fault.
+def test_im2col_tensor_map_argument(tmp):
+    (tmp / "tma.ptx").write_text(TMA_KERNEL)
+    np.save(tmp / "t.npy", np.zeros((2, 14, 9, 64), np.float16))
+    np.save(tmp / "out.npy", np.zeros(256, np.float32))
+    tensormap = {"buffer": "t.npy", "dtype": "float16", "dims": [64, 9, 14, 2], "strides": [128, 1152, 16128],
+                 "mode": "im2col", "lower_corner": [-1, -1], "upper_corner": [-1, -1], "channels_per_pixel": 8}
+    args = [{"tensormap": tensormap}, {"buffer": "out.npy"}, {"u32": 0}, {"u32": 0}]
+    r = run(tmp, {"ptx": "tma.ptx", "kernel": "box", "grid": [1], "block": [256], "args": args})
+    assert r.returncode == 1 and "args[0].tensormap: missing 'pixels_per_column' (an im2col map)" in r.stderr
+    tensormap["pixels_per_column"] = 64
+    r = run(tmp, {"ptx": "tma.ptx", "kernel": "box", "grid": [1], "block": [256], "args": args})
+    assert r.returncode == 2 and "is .2d but its tensor map has rank 4" in r.stderr, r.stderr
+
+
 def test_out_dir_and_byte_arguments(tmp):
     np.save(tmp / "o.npy", np.zeros(4, np.uint32))
     r = run(tmp, {"ptx": "k.ptx", "kernel": "bytes", "grid": [1], "block": [1],

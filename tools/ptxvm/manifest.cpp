@@ -142,9 +142,14 @@ std::vector<uint64_t> counts_at(const json& j, const std::string& path, size_t l
 void tensormap_at(const json& j, const std::string& path, ArgSpec& a) {
   if (!j.is_object()) fail(path, "an object with buffer, dtype, dims, strides and box", j);
   only_keys(j, path, {"buffer", "offset", "dtype", "dims", "strides", "box", "element_strides", "interleave", "swizzle",
-                      "l2_promotion", "oob_fill"});
-  for (const char* key : {"buffer", "dtype", "dims", "box"})
+                      "l2_promotion", "oob_fill", "mode", "lower_corner", "upper_corner", "channels_per_pixel",
+                      "pixels_per_column"});
+  const bool im2col = j.contains("mode") && name_at<int>(j["mode"], path + ".mode", {"tile", "im2col"}) == 1;
+  for (const char* key : {"buffer", "dtype", "dims"})
     if (!j.contains(key)) throw ManifestError(path + ": missing '" + key + "'");
+  for (const char* key : im2col ? std::vector<const char*>{"lower_corner", "upper_corner", "channels_per_pixel", "pixels_per_column"}
+                                : std::vector<const char*>{"box"})
+    if (!j.contains(key)) throw ManifestError(path + ": missing '" + key + "'" + (im2col ? " (an im2col map)" : ""));
   using namespace units::tma;
   TensorMap m;
   a.buffer = string_at(j["buffer"], path + ".buffer");
@@ -155,7 +160,19 @@ void tensormap_at(const json& j, const std::string& path, ArgSpec& a) {
                               "16u6_align16b"});
   const std::vector<uint64_t> dims = counts_at(j["dims"], path + ".dims", 1, 5, uint64_t{1} << 32);
   m.rank = static_cast<uint32_t>(dims.size());
-  const std::vector<uint64_t> box = counts_at(j["box"], path + ".box", m.rank, m.rank, 256);
+  const std::vector<uint64_t> box = im2col ? std::vector<uint64_t>(m.rank, 1) : counts_at(j["box"], path + ".box", m.rank, m.rank, 256);
+  if (im2col) {  // cuTensorMapEncodeIm2col's fields
+    m.im2col = true;
+    for (const char* key : {"lower_corner", "upper_corner"}) {
+      const json& c = j[key];
+      const std::string at = path + "." + key;
+      if (!c.is_array() || c.size() + 2 != m.rank) fail(at, "an array of rank - 2 integers", c);
+      for (size_t i = 0; i < c.size(); ++i)
+        (key[0] == 'l' ? m.lower : m.upper)[i] = integer_at<int32_t>(c[i], at + "[" + std::to_string(i) + "]", -32768, 32767);
+    }
+    m.channels = integer_at<uint32_t>(j["channels_per_pixel"], path + ".channels_per_pixel", 1, 256);
+    m.pixels = integer_at<uint32_t>(j["pixels_per_column"], path + ".pixels_per_column", 1, 1024);
+  }
   const json none = json::array();
   const std::vector<uint64_t> strides =
       m.rank == 1 ? std::vector<uint64_t>{} : counts_at(j.contains("strides") ? j["strides"] : none, path + ".strides", m.rank - 1, m.rank - 1, UINT64_MAX);
