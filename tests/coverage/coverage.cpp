@@ -8,6 +8,7 @@
 //   kernels      tests/kernels/ptx/*.ptx, run by `ptxvm run` against recorded.npz
 //   hw/mma       tests/hw/mma/mma_kernels.ptx (tests/sem/mma_hw_test.cpp)
 //   hw/wgmma     tests/hw/wgmma/wgmma_kernels.ptx (tests/units/wgmma_hw_test.cpp)
+//   hw/tma       tests/hw/tma/tma_kernels.ptx (tests/units/tma_hw_test.cpp)
 //   hw/float     the texts of tests/hw/float/variants.inc (tests/sem/float_hw_test.cpp)
 //   hw/video     the texts of tests/hw/video/inputs.h (tests/sem/video_hw_test.cpp)
 //   hw/mbarrier  the kernels of tests/units/mbarrier_test.cpp that tests/hw/mbarrier ran on an H100
@@ -172,6 +173,7 @@ int main(int argc, char** argv) {
   for (const fs::path& p : kernels) c.module("kernels", "tests/kernels/ptx/" + p.filename().string(), read(p));
   c.module("hw/mma", "tests/hw/mma/mma_kernels.ptx", read(root / "tests/hw/mma/mma_kernels.ptx"));
   c.module("hw/wgmma", "tests/hw/wgmma/wgmma_kernels.ptx", read(root / "tests/hw/wgmma/wgmma_kernels.ptx"));
+  c.module("hw/tma", "tests/hw/tma/tma_kernels.ptx", read(root / "tests/hw/tma/tma_kernels.ptx"));
   for (const Text& t : kFloat)  // float_hw_test.cpp skips this one: outside §9.7.7.1's syntax
     if (std::string_view(t.text) != "set.ltu.bf16.bf16") c.text("hw/float", t);
   for (const Text& t : kCvt) c.text("hw/cvt", t);
@@ -258,7 +260,7 @@ int main(int argc, char** argv) {
       "reason it is not (`src/program/unsupported.cpp`, also in lowering's `unsupported:` "
       "diagnostic).\n"
       "- **verified on hardware**: some instruction binding to the row is in PTX that the tests "
-      "compare with results recorded on an H100/H200: `kernels` (tests/kernels), `hw/mma`, `hw/wgmma`, "
+      "compare with results recorded on an H100/H200: `kernels` (tests/kernels), `hw/mma`, `hw/wgmma`, `hw/tma`, "
       "`hw/float`, `hw/video`, `hw/mbarrier` (tests/hw/*, run through ptxvm), `hw/cvt` (replayed "
       "against `src/numeric`, which cvt's handlers call).\n\n"
       "## Summary\n\n"
