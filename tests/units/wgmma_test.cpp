@@ -135,6 +135,16 @@ TEST(Wgmma, WarpsMeetingAtDifferentInstructionsAreReported) {  // .aligned (§9.
   EXPECT_NE(r.error.find("while its warpgroup waits at"), std::string::npos) << r.error;
 }
 
+TEST(Wgmma, FenceCommitAndWaitAreAlignedToo) {  // §9.7.15.7
+  for (const char* inst : {"wgmma.fence.sync.aligned;", "wgmma.commit_group.sync.aligned;", "wgmma.wait_group.sync.aligned 0;"}) {
+    Harness h;
+    h.load(wgmma_kernel("setp.ne.u32 %p3, %r1, 37;\n@%p3 " + std::string(inst) + "\n"));
+    auto r = h.launch("k", {1}, {128}, {arg(h.buffer(std::vector<float>(128))), arg(uint64_t{0})});
+    ASSERT_FALSE(r.ok) << inst;
+    EXPECT_NE(r.error.find("lane 5 does not (§9.7.15.7)"), std::string::npos) << r.error;
+  }
+}
+
 TEST(Wgmma, AWarpgroupIsFourFullWarps) {  // §9.7.15.2
   Harness h;
   h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"));

@@ -383,18 +383,32 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   meeting.complete(*w.cta);
 }
 
+// wgmma.fence, commit_group and wait_group are .sync.aligned (§9.7.15.7): every thread of the warp
+// executes the same instruction, which a lane left out by divergence or a guard breaks.
+void check_aligned(Warp& w, const Op& op, uint32_t m) {
+  const uint32_t all = w.alive & ~w.exited;
+  if (m == all) return;
+  const int lane = std::countr_zero(all & ~m);
+  undefined(w, lane, "'" + op.text + "' is .sync.aligned: every thread of the warp must execute it, lane " +
+                         std::to_string(lane) + " does not (§9.7.15.7)");
+}
+
 // wgmma.commit_group: the warp's uncommitted operations become its newest wgmma-group.
-void commit_group(Warp& w, const Op&, uint32_t m) { w.cta->unit<Warpgroups>().groups[w.index].commit(m); }
+void commit_group(Warp& w, const Op& op, uint32_t m) {
+  check_aligned(w, op, m);
+  w.cta->unit<Warpgroups>().groups[w.index].commit(m);
+}
 
 // wgmma.wait_group N: all but the N newest of the warp's wgmma-groups complete.
 void wait_group(Warp& w, const Op& op, uint32_t m) {
+  check_aligned(w, op, m);
   if (Warpgroups* u = w.cta->units.find<Warpgroups>()) u->groups[w.index].wait(m, static_cast<uint32_t>(op.aux));
 }
 
 // wgmma.fence orders register accesses before it and wgmma.mma_async after it (§9.7.15.7.1);
-// operations here land at their wait, after every access that precedes the wait, so it has
-// nothing to do.
-void fence(Warp&, const Op&, uint32_t) {}
+// operations here land at their wait, after every access that precedes the wait, so beyond its
+// .aligned rule it has nothing to do.
+void fence(Warp& w, const Op& op, uint32_t m) { check_aligned(w, op, m); }
 
 const Plan* keep(Plan plan) {
   static std::mutex mutex;
