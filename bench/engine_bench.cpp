@@ -467,15 +467,15 @@ void BM_GemmEmulated(benchmark::State& state) {
   state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
 }
 
-// The same GEMM on the warpgroup tensor cores (kernels/wgmma_gemm.cu): one wgmma.mma_async
-// m64n128k16 per 16-deep step of a 64 x 128 tile, operands through shared-memory descriptors.
+// The same GEMM on the warpgroup tensor cores (kernels/wgmma_gemm.cu): per 64-deep step of a
+// 64 x 256 tile, four wgmma.mma_async m64n256k16 on 128-byte-swizzled shared-memory operands.
 void BM_WgmmaGemmEmulated(benchmark::State& state) {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "wgmma_gemm.ptx", "wgmma_gemm");
     uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, gemm_halves(gemm_operand(7), false)),
              db = upload(w.dev, gemm_halves(gemm_operand(8), true));
-    w.config.grid = {kGemm / 128, kGemm / 64};
+    w.config.grid = {kGemm / 256, kGemm / 64};
     w.config.block = {128};
     gemm_workload(w, dd, {ptxvm::arg(dd), ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
                           ptxvm::arg(kGemm)});
