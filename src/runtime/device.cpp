@@ -63,6 +63,14 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   r.error = check_launch(name, config, args);
   if (!r.error.empty()) return r;
   const program::Function* f = impl_->program.find(std::string(name));
+  // Every CTA runs as a cluster of one (its own special registers, barrier.cluster, mapa, ...);
+  // a cluster of several CTAs would need them co-resident and sharing memory (issue 16).
+  const uint32_t* req = f->req_cluster;
+  const uint64_t cluster = uint64_t{config.cluster.x} * config.cluster.y * config.cluster.z;
+  if (cluster > 1 || uint64_t{req[0]} * req[1] * req[2] > 1) {
+    r.error = "unsupported: a cluster of more than one CTA (clusters of several CTAs are not implemented yet, issue 16)";
+    return r;
+  }
   uint64_t ctas = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   exec::Launch l;
   l.cooperative = config.cooperative;

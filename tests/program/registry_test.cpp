@@ -32,16 +32,16 @@ TEST(Registry, EveryRowIsExecutedOrHasAReason) {
   }
 }
 
-// Lowering's diagnostic carries the reason (§9.7.9.24 getctarank).
+// Lowering's diagnostic carries the reason (§9.7.9.12 st.async).
 TEST(Registry, UnsupportedDiagnosticGivesTheReason) {
   Device dev;
   std::string diags;
   auto m = dev.load_module(".version 8.7\n.target sm_90a\n.address_size 64\n.entry k()\n{\n"
-                           ".reg .b32 %r<2>;\ngetctarank.u32 %r1, %r0;\n}\n",
+                           ".reg .b32 %r<3>;\nst.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r0], %r1, [%r2];\n}\n",
                            "w.ptx", &diags);
   EXPECT_FALSE(m);
-  EXPECT_NE(diags.find("unsupported: getctarank.u32 (PTX §9.7.9.24): ptxvm does not execute "
-                       "getctarank yet: clusters (issue 16)"),
+  EXPECT_NE(diags.find("unsupported: st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 (PTX §9.7.9.12): "
+                       "ptxvm does not execute st.async yet: clusters (issue 16)"),
             std::string::npos)
       << diags;
 }
