@@ -63,6 +63,25 @@ TEST(Cluster, MapaAndGetctarankSeeAClusterOfOne) {  // §9.7.9.23, §9.7.9.24
   for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(out[t], 0u) << t;
 }
 
+// An mbarrier named by a .shared::cluster address is the CTA's own (§9.7.13.15).
+TEST(Cluster, SharedClusterMbarriersAreTheCtasOwn) {
+  std::vector<uint32_t> out;
+  auto r = run(R"(
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 mbarrier.init.shared::cta.b64 [buf+256], 128;
+    bar.sync 0;
+    mapa.shared::cluster.u32 %r2, %r20, 0;
+    add.u32 %r2, %r2, 256;
+    mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r2];
+  WAIT:
+    mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p2, [buf+256], 0;
+    @!%p2 bra WAIT;
+    st.global.u32 [%rd2], 7;
+  )", &out);
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(out[t], 7u) << t;
+}
+
 TEST(Cluster, UndefinedUsesAreReported) {  // §9.7.13.3, §9.7.9.23, §9.7.9.24
   struct Case {
     const char* body;

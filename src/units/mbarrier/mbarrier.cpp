@@ -284,14 +284,10 @@ void mbarrier::expect_completion(Warp& w, uint32_t barrier, std::string issuer, 
 
 namespace {
 
-// The space qualifier (op.aux2), or false for .shared::cluster, which needs clusters.
-bool space(const isa::Bound& b, Op& op, std::string& why) {
-  const std::string* s = b.value("space");
-  if (s && *s == ".shared::cluster") {
-    why = "mbarrier objects in .shared::cluster (clusters are not implemented yet)";
-    return false;
-  }
-  op.aux2 = static_cast<uint64_t>(s ? Space::Shared : Space::Generic);
+// The space qualifier (op.aux2). A .shared::cluster address names an object of the CTA's own
+// shared memory: every CTA is a cluster of one (units/cluster).
+bool space(const isa::Bound& b, Op& op, std::string&) {
+  op.aux2 = static_cast<uint64_t>(b.value("space") ? Space::Shared : Space::Generic);
   return true;
 }
 
