@@ -71,6 +71,15 @@ struct Cta {
   // Unit U's state in this CTA, built on first use.
   template <typename U>
   U& unit() { return units.get<U>(*this); }
+
+  // Whether the warpgroup of warp `warp` (warps 4k .. 4k+3, §9.7.15.2) is four full warps.
+  bool full_warpgroup(uint32_t warp) const {
+    const uint32_t first = warp / 4 * 4;
+    if (first + 4 > warps.size()) return false;
+    for (uint32_t i = first; i < first + 4; ++i)
+      if (warps[i].alive != ~0u) return false;
+    return true;
+  }
 };
 
 // Host bytes one resident CTA of `launch` takes: registers, shared and local memory.

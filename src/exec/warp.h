@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -111,6 +112,12 @@ public:
     parked |= lanes;
     for (int lane = 0; lane < 32; ++lane)  // branch-free so that it vectorises
       pc[lane] = (lanes & kLaneBit[lane]) ? current_pc : pc[lane];
+  }
+  // Stops the launch: lane `lane` did what the ISA leaves undefined; `what` says what, citing the
+  // spec, for the report that names the kernel, CTA, warp, lane and instruction.
+  [[noreturn]] void undefined(int lane, std::string what) {
+    fault_lane = lane;
+    throw mem::GuestFault{mem::GuestFault::Kind::Invalid, mem::Space::Generic, 0, 0, std::move(what)};
   }
   // Wakes parked lanes: they go on after the op they parked at.
   void wake(uint32_t lanes) {

@@ -233,12 +233,9 @@ void cvta(Warp& w, const Op& op, uint32_t m) {
                                 op.args[1]);
   for_lanes(m, [&](int l) {  // cvta.param to generic: each address checked
     uint64_t a = w.get<uint64_t>(op.args[1], l);
-    if (a > w.launch->params.bytes.size()) {
-      w.fault_lane = l;
-      throw mem::GuestFault{mem::GuestFault::Kind::Invalid, Space::Param, a, 0,
-                            "cvta.param of an address that is not a kernel parameter address (undefined, "
-                            "PTX §9.7.9.20; a device function's parameter is .local: §5.1.6.4)"};
-    }
+    if (a > w.launch->params.bytes.size())
+      w.undefined(l, "cvta.param of an address that is not a kernel parameter address (undefined, "
+                     "PTX §9.7.9.20; a device function's parameter is .local: §5.1.6.4)");
     w.set<uint64_t>(op.args[0], l, (a + window) & mask);
   });
 }
@@ -355,11 +352,7 @@ void st_bulk(Warp& w, const Op& op, uint32_t m) {
     std::string wrong;
     if (size % 8) wrong = "size " + std::to_string(size) + " is not a multiple of 8";
     else if (at.space != Space::Shared) wrong = "the generic address " + std::to_string(address) + " is not in the shared window";
-    if (!wrong.empty()) {
-      w.fault_lane = l;
-      throw mem::GuestFault{mem::GuestFault::Kind::Invalid, Space::Shared, address, 0,
-                            "'" + op.text + "': " + wrong + " (undefined, PTX §9.7.9.13)"};
-    }
+    if (!wrong.empty()) w.undefined(l, "'" + op.text + "': " + wrong + " (undefined, PTX §9.7.9.13)");
     const auto n = static_cast<uint32_t>(std::min<uint64_t>(size, UINT32_MAX));  // beyond shared memory: a fault
     if (n) std::memset(w.access(Space::Shared, at.offset, n, l, false), 0, n);
   });

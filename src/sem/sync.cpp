@@ -47,14 +47,9 @@ void brkpt(Warp& w, const Op&, uint32_t m) {
 // declares, so no request waits and none releases anything. The rules of the hint still hold:
 // .sync.aligned across the whole warpgroup of four full warps.
 void setmaxnreg(Warp& w, const Op& op, uint32_t m) {
-  const uint32_t first = w.index / 4 * 4;
-  const auto& warps = w.cta->warps;
-  bool whole = first + 4 <= warps.size();
-  for (uint32_t i = first; whole && i < first + 4; ++i) whole = warps[i].alive == ~0u;
-  if (m == ~0u && whole) return;
-  w.fault_lane = std::countr_zero(m);
-  throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, 0, 0,
-                   "'" + op.text + "' must be executed by every thread of a warpgroup of four full warps (§9.7.19.5)"};
+  if (m != ~0u || !w.cta->full_warpgroup(w.index))
+    w.undefined(std::countr_zero(m), "'" + op.text +
+                                          "' must be executed by every thread of a warpgroup of four full warps (§9.7.19.5)");
 }
 
 template <program::Handler H>

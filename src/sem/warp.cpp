@@ -30,17 +30,11 @@ using exec::for_lanes;
 using program::Arg;
 using program::ArgKind;
 using program::Op;
-using mem::GuestFault;
 
 std::string hex(uint32_t v) {
   char buf[16];
   snprintf(buf, sizeof buf, "0x%08x", v);
   return buf;
-}
-
-[[noreturn]] void undefined(Warp& w, int lane, const std::string& what) {
-  w.fault_lane = lane;
-  throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, 0, 0, what};
 }
 
 // The operations that rendezvous across instructions; the membermask is each one's last operand.
@@ -69,7 +63,7 @@ struct Rendezvous {
 // Lane `l` names `mask` at `o`: "undefined if the executing thread is not in membermask".
 uint32_t checked_mask(Warp& w, const Op& o, int l, uint32_t mask) {
   if (!((mask >> l) & 1u))
-    undefined(w, l, "'" + o.text + "': lane " + std::to_string(l) + " is not in its membermask " + hex(mask) +
+    w.undefined(l, "'" + o.text + "': lane " + std::to_string(l) + " is not in its membermask " + hex(mask) +
                         " (undefined, PTX §9.7.13)");
   return mask;
 }
@@ -108,7 +102,7 @@ bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
       if (!same_kind(other, op)) {
         if (mask & r.lanes) {  // each waits for the other
           int k = std::countr_zero(mask & r.lanes);
-          undefined(w, l, "lane " + std::to_string(l) + " at line " + std::to_string(other.line) + " ('" +
+          w.undefined(l, "lane " + std::to_string(l) + " at line " + std::to_string(other.line) + " ('" +
                               other.text + "') and lane " + std::to_string(k) + " at line " +
                               std::to_string(r.op[k]->line) + " ('" + r.op[k]->text +
                               "') wait for each other at .sync operations of different kinds or "

@@ -19,7 +19,6 @@ namespace {
 using exec::Warp;
 using exec::for_lanes;
 using program::Op;
-using mem::GuestFault;
 
 // op.aux flags.
 constexpr uint64_t kArrive = 1, kReduce = 2, kPredResult = 4;
@@ -95,11 +94,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
   const bool reduce = op.aux & kReduce;
   const size_t first = reduce ? 1 : 0;
   const uint32_t id = w.get<uint32_t>(op.args[first], lane);
-  if (id >= 16) {
-    w.fault_lane = lane;
-    throw GuestFault{GuestFault::Kind::Invalid, mem::Space::Generic, id, 0,
-                     "barrier id " + std::to_string(id) + " is not in 0..15"};
-  }
+  if (id >= 16) w.undefined(lane, "barrier id " + std::to_string(id) + " is not in 0..15");
   Barriers& unit = w.cta->unit<Barriers>();
   Barrier& b = unit.arriving(id);
   const size_t count_arg = first + 1;

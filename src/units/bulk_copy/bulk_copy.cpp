@@ -35,7 +35,6 @@ namespace {
 
 using exec::Warp;
 using program::Op;
-using mem::GuestFault;
 using mem::Space;
 
 // A copy or reduction in flight: where from and to, resolved and checked at issue; for a
@@ -85,11 +84,6 @@ public:
   std::vector<exec::AsyncGroups<Deferred>> warps;
 };
 
-[[noreturn]] void undefined(Warp& w, int lane, Space space, uint64_t address, uint32_t size, const std::string& what) {
-  w.fault_lane = lane;
-  throw GuestFault{GuestFault::Kind::Invalid, space, address, size, what};
-}
-
 // op.aux: a reduction's combine function (0: a copy); op.aux2: the destination's space, then
 // kSharedSource, then a reduction's element bytes from bit kElementShift.
 constexpr uint64_t kSharedSource = 0x100, kElementShift = 16;
@@ -106,8 +100,7 @@ uint64_t shared_offset(uint64_t address) {
 uint8_t* operand(Warp& w, const Op& op, Space space, uint64_t address, uint32_t size, int l, const char* which) {
   if (space == Space::Shared) address = shared_offset(address);
   if (address % 16)
-    undefined(w, l, space, address, size,
-              "'" + op.text + "': the " + which + " address " + std::to_string(address) +
+    w.undefined(l, "'" + op.text + "': the " + which + " address " + std::to_string(address) +
                   " is not 16-byte aligned (PTX §9.7.9.25.4.1)");
   return w.access(space, address, size, l, false);
 }
@@ -119,8 +112,7 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     const uint32_t size = w.get<uint32_t>(op.args[2], l);
     if (size % 16)
-      undefined(w, l, dst_space, w.address(op.args[0], l), size,
-                "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.1)");
+      w.undefined(l, "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.1)");
     Copy c{operand(w, op, dst_space, w.address(op.args[0], l), size, l, "destination"),
            operand(w, op, src_space, w.address(op.args[1], l), size, l, "source"), size};
     if (op.aux) {  // cp.reduce.async.bulk
@@ -134,7 +126,7 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
     }
     const uint64_t barrier = shared_offset(w.address(op.args[3], l));
     if (barrier % 8)
-      undefined(w, l, Space::Shared, barrier, 8, "'" + op.text + "': the mbarrier operand is not an 8-byte aligned shared address (PTX §9.7.13.15.1)");
+      w.undefined(l, "'" + op.text + "': the mbarrier operand is not an 8-byte aligned shared address (PTX §9.7.13.15.1)");
     mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [c] {
       c.apply();
       return c.size;
@@ -149,8 +141,7 @@ void prefetch(Warp& w, const Op& op, uint32_t m) {
     const uint32_t size = w.get<uint32_t>(op.args[1], l);
     const uint64_t src = w.address(op.args[0], l);
     if (size % 16)
-      undefined(w, l, Space::Global, src, size,
-                "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.3)");
+      w.undefined(l, "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.3)");
     operand(w, op, Space::Global, src, size, l, "source");
   });
 }

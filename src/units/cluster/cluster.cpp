@@ -18,13 +18,7 @@ namespace {
 using exec::Warp;
 using exec::for_lanes;
 using program::Op;
-using mem::GuestFault;
 using mem::Space;
-
-[[noreturn]] void undefined(Warp& w, int lane, const std::string& what) {
-  w.fault_lane = lane;
-  throw GuestFault{GuestFault::Kind::Invalid, Space::Shared, 0, 0, what};
-}
 
 // The cluster barrier of a cluster of one: a phase completes when every thread of the CTA that
 // has not exited has arrived; a wait returns once the phase its thread arrived in is complete.
@@ -34,7 +28,7 @@ public:
 
   void arrive(Warp& w, const Op& op, uint32_t lanes) {
     if (const uint32_t twice = arrived_[w.index] & lanes)
-      undefined(w, std::countr_zero(twice), "'" + op.text + "': this thread already arrived in the cluster barrier's "
+      w.undefined(std::countr_zero(twice), "'" + op.text + "': this thread already arrived in the cluster barrier's "
                                                              "current phase (undefined, PTX §9.7.13.3)");
     arrived_[w.index] |= lanes;
     count_ += static_cast<uint32_t>(std::popcount(lanes));
@@ -45,7 +39,7 @@ public:
   void wait(Warp& w, const Op& op, uint32_t lanes) {
     const uint32_t never = lanes & ~arrived_[w.index] & ~completed_[w.index];
     if (never)
-      undefined(w, std::countr_zero(never), "'" + op.text + "' without a barrier.cluster.arrive before it: the thread "
+      w.undefined(std::countr_zero(never), "'" + op.text + "' without a barrier.cluster.arrive before it: the thread "
                                                            "would wait for itself (undefined, PTX §9.7.13.3)");
     completed_[w.index] &= ~lanes;
     const uint32_t park = lanes & arrived_[w.index];
@@ -87,7 +81,7 @@ void mapa(Warp& w, const Op& op, uint32_t m) {
   for_lanes(m, [&](int l) {
     const uint32_t rank = w.get<uint32_t>(op.args[2], l);
     if (rank != 0)
-      undefined(w, l, "'" + op.text + "': CTA rank " + std::to_string(rank) +
+      w.undefined(l, "'" + op.text + "': CTA rank " + std::to_string(rank) +
                           " is outside the cluster of 1 CTA (undefined, PTX §9.7.9.23)");
     w.set<uint64_t>(op.args[0], l, w.get<uint64_t>(op.args[1], l));
   });
@@ -99,7 +93,7 @@ void getctarank(Warp& w, const Op& op, uint32_t m) {
   for_lanes(m, [&](int l) {
     const uint64_t a = w.get<uint64_t>(op.args[1], l);
     if (!op.aux && mem::resolve(Space::Generic, a).space != Space::Shared)
-      undefined(w, l, "'" + op.text + "': address " + std::to_string(a) +
+      w.undefined(l, "'" + op.text + "': address " + std::to_string(a) +
                           " is not in the cluster's shared memory (undefined, PTX §9.7.9.24)");
     w.set<uint32_t>(op.args[0], l, 0);
   });

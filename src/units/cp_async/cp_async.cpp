@@ -24,7 +24,6 @@ using exec::Warp;
 using program::Arg;
 using program::ArgKind;
 using program::Op;
-using mem::GuestFault;
 using mem::Space;
 
 // op.aux: cp-size, and where the optional src-size or ignore-src operand is (0: absent).
@@ -69,12 +68,9 @@ void cp_async(Warp& w, const Op& op, uint32_t m) {
       const Arg& s = op.args[source_arg];
       from = s.kind == ArgKind::Pred ? (w.pred(s, l) ? 0 : size) : w.get<uint32_t>(s, l);
     }
-    if (from > size) {
-      w.fault_lane = l;
-      throw GuestFault{GuestFault::Kind::Invalid, Space::Global, from, size,
-                       "src-size " + std::to_string(from) + " is greater than cp-size " + std::to_string(size) +
-                           " (undefined, PTX §9.7.9.25.3.1)"};
-    }
+    if (from > size)
+      w.undefined(l, "src-size " + std::to_string(from) + " is greater than cp-size " + std::to_string(size) +
+                         " (undefined, PTX §9.7.9.25.3.1)");
     Copy copy{w.access(Space::Shared, w.address(op.args[0], l), size, l), static_cast<uint8_t>(size), {}};
     if (from) {
       const uint64_t src = w.address(op.args[1], l);

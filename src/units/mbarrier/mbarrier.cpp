@@ -29,7 +29,6 @@ namespace {
 using exec::Warp;
 using program::Arg;
 using program::Op;
-using mem::GuestFault;
 using mem::Space;
 
 // Counts of §9.7.13.15.2: arrival counts in [0, 2^20 - 1], tx-count in [-(2^20 - 1), 2^20 - 1].
@@ -54,11 +53,6 @@ State decode(uint64_t v) {
 // The state token arrive returns: the phase and the pending count before the arrive-on.
 uint64_t token(const State& s) { return uint64_t(s.pending) | uint64_t(s.phase & 7) << 32; }
 
-[[noreturn]] void undefined(Warp& w, int lane, uint64_t address, const std::string& what) {
-  w.fault_lane = lane;
-  throw GuestFault{GuestFault::Kind::Invalid, Space::Shared, address, 8, what};
-}
-
 // op.aux bits.
 enum : uint64_t { kDrop = 1, kExpectTx = 2, kNoComplete = 4, kParity = 8, kNoInc = 16 };
 
@@ -72,7 +66,7 @@ Object object(Warp& w, const Op& op, const Arg& a, int l) {
   const uint64_t address = w.address(a, l);
   const auto [space, offset] = mem::resolve(a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2), address);
   if (space != Space::Shared)
-    undefined(w, l, address, "mbarrier object outside shared memory (undefined, PTX §9.7.13.15.9)");
+    w.undefined(l, "mbarrier object outside shared memory (undefined, PTX §9.7.13.15.9)");
   return {static_cast<uint32_t>(offset), w.access(Space::Shared, offset, 8, l)};
 }
 
@@ -100,8 +94,7 @@ bool valid(Warp& w, uint32_t offset) {
 State load(Warp& w, const Op& op, const Arg& a, int l, Object& o) {
   o = object(w, op, a, l);
   if (!valid(w, o.offset))
-    undefined(w, l, o.offset,
-              "'" + op.text + "' on shared address " + std::to_string(o.offset) +
+    w.undefined(l, "'" + op.text + "' on shared address " + std::to_string(o.offset) +
                   ", which holds no initialized mbarrier object (undefined, PTX §9.7.13.15)");
   uint64_t v;
   std::memcpy(&v, o.bytes, 8);
@@ -114,8 +107,7 @@ void store(const Object& o, const State& s) {
 
 void check_range(Warp& w, const Op& op, int l, const Object& o, int64_t value, int64_t low, const char* what) {
   if (value < low || value > kMaxCount)
-    undefined(w, l, o.offset,
-              "'" + op.text + "': the " + what + " would be " + std::to_string(value) + ", outside [" +
+    w.undefined(l, "'" + op.text + "': the " + what + " would be " + std::to_string(value) + ", outside [" +
                   std::to_string(low) + ", " + std::to_string(kMaxCount) + "] (undefined, PTX §9.7.13.15.2)");
 }
 
@@ -132,8 +124,7 @@ void arrive_on(Warp& w, const Op& op, int l, const Object& o, State& s, int64_t 
   check_range(w, op, l, o, s.pending - count, 0, "pending arrival count");
   s.pending -= count;
   if ((op.aux & kNoComplete) && s.pending == 0 && s.tx == 0)
-    undefined(w, l, o.offset,
-              "'" + op.text + "' completes the phase, which .noComplete forbids (undefined, PTX §9.7.13.15.13)");
+    w.undefined(l, "'" + op.text + "' completes the phase, which .noComplete forbids (undefined, PTX §9.7.13.15.13)");
   maybe_complete(s);
 }
 
@@ -142,8 +133,7 @@ void init(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Object o = object(w, op, op.args[0], l);
     if (valid(w, o.offset))
-      undefined(w, l, o.offset,
-                "mbarrier.init on a valid mbarrier object (undefined until mbarrier.inval, PTX §9.7.13.15.9)");
+      w.undefined(l, "mbarrier.init on a valid mbarrier object (undefined until mbarrier.inval, PTX §9.7.13.15.9)");
     const int64_t count = w.get<uint32_t>(op.args[1], l);
     check_range(w, op, l, o, count, 1, "expected arrival count");
     store(o, {count, count, 0, 0});
@@ -235,7 +225,7 @@ void land_pending(Warp& w, const Op& op, uint32_t offset, int l) {
   for (Transaction& t : landing) {
     const uint32_t bytes = t.land();
     if (!valid(w, offset))
-      undefined(w, l, offset, "'" + t.issuer + "' completes on shared address " + std::to_string(offset) +
+      w.undefined(l, "'" + t.issuer + "' completes on shared address " + std::to_string(offset) +
                                   ", which no longer holds an initialized mbarrier object (undefined, PTX §9.7.13.15)");
     uint8_t* at = w.access(Space::Shared, offset, 8, l);
     uint64_t v;
@@ -262,8 +252,7 @@ void test_wait(Warp& w, const Op& op, uint32_t m) {
     } else {
       const uint32_t phase = static_cast<uint32_t>(w.get<uint64_t>(op.args[2], l) >> 32) & 7;
       if (phase != s.phase && phase != ((s.phase + 7) & 7))
-        undefined(w, l, o.offset,
-                  "'" + op.text + "' names a phase that is neither the current nor the one before it "
+        w.undefined(l, "'" + op.text + "' names a phase that is neither the current nor the one before it "
                                   "(undefined, PTX §9.7.13.15.16)");
       complete = phase != s.phase;
     }

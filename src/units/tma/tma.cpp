@@ -35,13 +35,7 @@ namespace {
 using exec::Warp;
 using program::Arg;
 using program::Op;
-using mem::GuestFault;
 using mem::Space;
-
-[[noreturn]] void undefined(Warp& w, int lane, Space space, uint64_t address, const std::string& what) {
-  w.fault_lane = lane;
-  throw GuestFault{GuestFault::Kind::Invalid, space, address, 0, what};
-}
 
 // A shared-space operand: a shared address, or a generic one in the shared window.
 uint64_t shared_offset(uint64_t address) {
@@ -176,26 +170,24 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
   const mem::Resolved at = mem::resolve(Space::Generic, address);
   const std::optional<TensorMap> map = decode(w.access(at.space, at.offset, 128, l, false));
   if (!map)
-    undefined(w, l, at.space, address,
-              "'" + op.text + "': the 128 bytes at " + std::to_string(address) +
+    w.undefined(l, "'" + op.text + "': the 128 bytes at " + std::to_string(address) +
                   " hold no tensor map (build maps with ptxvm's encoder: the manifest's tensormap argument or "
                   "units/tma/tensor_map.h)");
   if (const std::string rule = validate(*map); !rule.empty())
-    undefined(w, l, at.space, address, "'" + op.text + "': the tensor map at " + std::to_string(address) + " is invalid: " + rule);
+    w.undefined(l, "'" + op.text + "': the tensor map at " + std::to_string(address) + " is invalid: " + rule);
   Box b;
   b.map = *map;
   if (b.map.rank != rank)
-    undefined(w, l, at.space, address, "'" + op.text + "' is ." + std::to_string(rank) + "d but its tensor map has rank " +
+    w.undefined(l, "'" + op.text + "' is ." + std::to_string(rank) + "d but its tensor map has rank " +
                                            std::to_string(b.map.rank) + " (PTX §9.7.9.25.5.2)");
   if (b.map.interleave != Interleave::None || b.map.swizzle > Swizzle::B128)
-    undefined(w, l, at.space, address, "'" + op.text + "': interleaved maps and the 128B-atom swizzles are not implemented yet");
+    w.undefined(l, "'" + op.text + "': interleaved maps and the 128B-atom swizzles are not implemented yet");
   const Arg& coords = tensor.elems.at(0);
   for (unsigned d = 0; d < rank; ++d) b.coords[d] = w.get<int32_t>(coords.elems.empty() ? coords : coords.elems[d], l);
   // §5.5.3.1: "the address of the bounding box must be 16-byte aligned"; an H100 stops such a
   // copy with an illegal-instruction error (tests/hw/tma).
   if (b.coords[0] * static_cast<int64_t>(element_bytes(b.map.type)) % 16)
-    undefined(w, l, Space::Global, address,
-              "'" + op.text + "': the box starts at coordinate " + std::to_string(b.coords[0]) +
+    w.undefined(l, "'" + op.text + "': the box starts at coordinate " + std::to_string(b.coords[0]) +
                   " of dimension 0, " + std::to_string(b.coords[0] * static_cast<int64_t>(element_bytes(b.map.type))) +
                   " bytes into a row: not 16-byte aligned (PTX §5.5.3.1)");
   b.warp = &w;
@@ -207,8 +199,7 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
 void check_store_start(Warp& w, const Op& op, const Box& b, int l) {
   for (unsigned d = 0; d < b.map.rank; ++d)
     if (b.coords[d] < 0)
-      undefined(w, l, Space::Global, b.map.address,
-                "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
+      w.undefined(l, "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
                     " of dimension " + std::to_string(d) + ", before the tensor (tests/hw/tma: the H100 faults)");
 }
 
@@ -223,7 +214,7 @@ void load(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Box b = read_box(w, op, op.args[1], static_cast<unsigned>(op.aux), l);
     if (b.map.im2col != (op.aux2 != 0))
-      undefined(w, l, Space::Global, b.map.address, "'" + op.text + "': an " + (b.map.im2col ? "im2col" : "tiled") +
+      w.undefined(l, "'" + op.text + "': an " + (b.map.im2col ? "im2col" : "tiled") +
                                                         " tensor map with a copy in the other mode (PTX §9.7.9.25.5.2)");
     if (op.aux2)  // im2colInfo: the offsets of the spatial dimensions, 16 bits each
       for (unsigned d = 0; d + 2 < b.map.rank; ++d) {
@@ -232,7 +223,7 @@ void load(Warp& w, const Op& op, uint32_t m) {
       }
     b.shared = shared_offset(w.address(op.args[0], l));
     if (b.shared % 128)
-      undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
+      w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
     w.access(Space::Shared, b.shared, b.bytes(), l, false);  // the whole box inside shared memory
     const uint64_t barrier = shared_offset(w.address(op.args[2], l));
     mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [b] {
@@ -249,7 +240,7 @@ Box store_box(Warp& w, const Op& op, int l) {
   check_store_start(w, op, b, l);
   b.shared = shared_offset(w.address(op.args[1], l));
   if (b.shared % 128)
-    undefined(w, l, Space::Shared, b.shared, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
+    w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
   w.access(Space::Shared, b.shared, b.bytes(), l, false);
   return b;
 }
@@ -272,7 +263,7 @@ void reduce(Warp& w, const Op& op, uint32_t m) {
     const std::string& red = *reinterpret_cast<const std::string*>(op.aux2);
     b.combine = type < std::size(kTypes) ? numeric::combine_for(red, kTypes[type]) : nullptr;
     if (!b.combine || b.map.type == DataType::U8 || b.map.type == DataType::U16)
-      undefined(w, l, Space::Global, b.map.address, "'" + op.text + "': no " + red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
+      w.undefined(l, "'" + op.text + "': no " + red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
     bulk_copy::issue(w, l, [b] { b.apply(); });
   });
 }
@@ -295,14 +286,14 @@ void replace(Warp& w, const Op& op, uint32_t m) {
     mem::Resolved at = mem::resolve(Space::Generic, address);
     if (op.aux2 && at.space != static_cast<Space>(op.aux2)) at = {static_cast<Space>(op.aux2), address};
     if (at.space != Space::Global && at.space != Space::Shared)
-      undefined(w, l, at.space, address, "'" + op.text + "': a tensor map is replaced in global or shared memory (PTX §9.7.9.26)");
+      w.undefined(l, "'" + op.text + "': a tensor map is replaced in global or shared memory (PTX §9.7.9.26)");
     uint8_t* bytes = w.access(at.space, at.offset, 128, l, false);
     std::optional<TensorMap> map = decode(bytes);
-    if (!map) undefined(w, l, at.space, address, "'" + op.text + "': the 128 bytes at " + std::to_string(address) + " hold no tensor map");
+    if (!map) w.undefined(l, "'" + op.text + "': the 128 bytes at " + std::to_string(address) + " hold no tensor map");
     const uint64_t v = w.get<uint64_t>(op.args[ordinal ? 2 : 1], l);
     const uint64_t ord = ordinal ? op.args[1].imm : 0;
     if (ordinal && ord >= (field == GlobalStride ? 4u : 5u))
-      undefined(w, l, at.space, address, "'" + op.text + "': ordinal " + std::to_string(ord) + " is beyond the map's dimensions");
+      w.undefined(l, "'" + op.text + "': ordinal " + std::to_string(ord) + " is beyond the map's dimensions");
     switch (field) {
     case Address: map->address = v; break;
     case Rank: map->rank = static_cast<uint32_t>(v) + 1; break;  // new_val is the rank less one
@@ -326,7 +317,7 @@ void replace(Warp& w, const Op& op, uint32_t m) {
 void cp_fenceproxy(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     if (op.args[2].imm != 128)
-      undefined(w, l, Space::Global, 0, "'" + op.text + "': the size must be 128, a tensor map's (PTX §9.7.13.16)");
+      w.undefined(l, "'" + op.text + "': the size must be 128, a tensor map's (PTX §9.7.13.16)");
     const uint8_t* src = w.access(Space::Shared, shared_offset(w.address(op.args[1], l)), 128, l, false);
     uint8_t* dst = w.access(Space::Global, mem::resolve(Space::Generic, w.address(op.args[0], l)).offset, 128, l, false);
     std::memmove(dst, src, 128);

@@ -35,7 +35,6 @@ namespace ptxvm::units {
 namespace {
 
 using exec::Warp;
-using mem::GuestFault;
 using mem::Space;
 using mma::Type;
 using program::Arg;
@@ -77,11 +76,6 @@ struct Plan {
   Fragment d_fragment;                      // the accumulators
   unsigned a_cols() const { return sparsity == mma::Sparsity::Dense ? shape.k : shape.k / 2; }
 };
-
-[[noreturn]] void undefined(Warp& w, int lane, const std::string& what) {
-  w.fault_lane = lane;
-  throw GuestFault{GuestFault::Kind::Invalid, Space::Shared, 0, 0, what};
-}
 
 // The sign bit of a floating-point element, for imm-scale = -1 (§9.7.15.5.2).
 uint64_t sign_bit(Type t) {
@@ -135,8 +129,7 @@ struct Mma {
         const uint64_t *now = lanes(wi, s[r]), *then = &at_issue[(wi * s.size() + r) * 32];
         if (std::equal(now, now + 32, then)) continue;
         const int lane = static_cast<int>(std::mismatch(now, now + 32, then).first - now);
-        undefined(w, lane,
-                  "'" + op->text + "': " +
+        w.undefined(lane, "'" + op->text + "': " +
                       (r < accumulators ? "accumulator " + std::to_string(r) : "A register " + std::to_string(r - accumulators)) +
                       " of warp " + std::to_string(first_warp + wi) + " lane " + std::to_string(lane) +
                       " was written after the wgmma.mma_async that reads it and before the wgmma.wait_group "
@@ -200,7 +193,7 @@ struct Mma {
         const uint64_t at = mma::element_bit_address(d, k_major, bits, mn, k);
         const unsigned n = std::min(per_chunk, k_major ? ks - k : mns - mn);
         if (at / 8 + (uint64_t{n} * bits + 7) / 8 > shared.size())
-          undefined(w, 0, "'" + op->text + "' reads shared byte " + std::to_string(at / 8) +
+          w.undefined(0, "'" + op->text + "' reads shared byte " + std::to_string(at / 8) +
                               " through its matrix descriptor, outside the CTA's " + std::to_string(shared.size()) +
                               " bytes of shared memory (§9.7.15.5.1)");
         uint64_t chunk[2] = {0, 0};  // the 16 bytes at `at`, or the part inside shared memory
@@ -330,16 +323,13 @@ public:
 
 // The warpgroup of `w` must be four full warps of the CTA, and every lane must execute (.aligned).
 void check_warpgroup(Warp& w, const Op& op, uint32_t m) {
-  const uint32_t first = w.index / 4 * 4;
-  const auto& warps = w.cta->warps;
-  if (first + 4 > warps.size() || warps[first].alive != ~0u || warps[first + 1].alive != ~0u ||
-      warps[first + 2].alive != ~0u || warps[first + 3].alive != ~0u)
-    undefined(w, std::countr_zero(m), "'" + op.text + "' needs a warpgroup of four full warps, but the CTA's " +
+  if (!w.cta->full_warpgroup(w.index))
+    w.undefined(std::countr_zero(m), "'" + op.text + "' needs a warpgroup of four full warps, but the CTA's " +
                                           std::to_string(w.cta->threads) +
                                           " threads leave warp " + std::to_string(w.index) +
                                           "'s warpgroup short (§9.7.15.2)");
   if (m != ~0u)
-    undefined(w, std::countr_zero(~m), "'" + op.text + "' is .sync.aligned: every thread of the warpgroup must "
+    w.undefined(std::countr_zero(~m), "'" + op.text + "' is .sync.aligned: every thread of the warpgroup must "
                                                        "execute it, lane " + std::to_string(std::countr_zero(~m)) +
                                                        " does not (§9.7.15)");
 }
@@ -352,7 +342,7 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   const Op*& first = u.meeting_op[w.index / 4];
   if (meeting.arrived == 0) first = &op;
   if (first != &op)  // .aligned: the warps meet at one instruction (§9.7.15)
-    undefined(w, 0, "'" + op.text + "' is .sync.aligned, but warp " + std::to_string(w.index) +
+    w.undefined(0, "'" + op.text + "' is .sync.aligned, but warp " + std::to_string(w.index) +
                         " reaches it while its warpgroup waits at '" + first->text + "' (§9.7.15)");
   meeting.arrive(w, m, true);
   if (meeting.arrived < kWarpgroupThreads) return;  // parked until the other warps arrive
@@ -369,7 +359,7 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
     for (int lane = 0; lane < 32; ++lane)
       if ((!p.a_from_registers && member.get<uint64_t>(op.args[1], lane) != mma->desc_a) ||
           member.get<uint64_t>(op.args[2], lane) != mma->desc_b)
-        undefined(member, lane, "'" + op.text + "': the matrix descriptors of warp " + std::to_string(member.index) +
+        member.undefined(lane, "'" + op.text + "': the matrix descriptors of warp " + std::to_string(member.index) +
                                     " lane " + std::to_string(lane) + " differ from the rest of the warpgroup's (§9.7.15.5.2)");
   }
   mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
@@ -389,7 +379,7 @@ void check_aligned(Warp& w, const Op& op, uint32_t m) {
   const uint32_t all = w.alive & ~w.exited;
   if (m == all) return;
   const int lane = std::countr_zero(all & ~m);
-  undefined(w, lane, "'" + op.text + "' is .sync.aligned: every thread of the warp must execute it, lane " +
+  w.undefined(lane, "'" + op.text + "' is .sync.aligned: every thread of the warp must execute it, lane " +
                          std::to_string(lane) + " does not (§9.7.15.7)");
 }
 
