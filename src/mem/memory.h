@@ -42,6 +42,13 @@ inline Resolved resolve(Space space, uint64_t address) {
   return {Space::Global, address};
 }
 
+// A .shared-qualified operand's offset in the CTA's shared memory: a shared address as it is, or
+// (a shared variable named in the operand) a generic address in the shared window.
+inline uint64_t shared_offset(uint64_t address) {
+  const Resolved r = resolve(Space::Generic, address);
+  return r.space == Space::Shared ? r.offset : address;
+}
+
 struct GuestFault {
   enum class Kind : uint8_t { OutOfBounds, Misaligned, Trap, Deadlock, Unsupported, Assert, Invalid };
   Kind kind;

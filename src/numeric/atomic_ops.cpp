@@ -3,8 +3,10 @@
 #include "numeric/atomic_ops.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "numeric/cvt_float.h"
@@ -100,6 +102,21 @@ uint64_t half2(uint64_t o, uint64_t b, uint64_t, bool) {
 }  // namespace
 
 uint64_t add_integers(uint64_t o, uint64_t b, uint64_t, bool) { return o + b; }
+
+void combine_atomically(Combine f, uint8_t* element, const uint8_t* operand, unsigned size, bool global) {
+  auto update = [&](auto zero) {
+    using T = decltype(zero);
+    T b;
+    std::memcpy(&b, operand, sizeof(T));
+    std::atomic_ref<T> ref(*reinterpret_cast<T*>(element));
+    T old = ref.load();
+    while (!ref.compare_exchange_weak(old, static_cast<T>(f(old, b, 0, global)))) {
+    }
+  };
+  if (size == 2) update(uint16_t{});
+  else if (size == 4) update(uint32_t{});
+  else update(uint64_t{});
+}
 
 // The combine function for an operation and type the row allows, or null.
 Combine combine_for(const std::string& o, const std::string& t) {

@@ -17,6 +17,10 @@ using Combine = uint64_t (*)(uint64_t old, uint64_t b, uint64_t c, bool global);
 // compares against it).
 uint64_t add_integers(uint64_t old, uint64_t b, uint64_t c, bool global);
 
+// *element = f(*element, *operand, 0, global) for an element of `size` bytes (2, 4 or 8), as one
+// atomic read-modify-write: other host threads may combine into the same element.
+void combine_atomically(Combine f, uint8_t* element, const uint8_t* operand, unsigned size, bool global);
+
 // The combine function of operation `op` (".add", ".min", ".cas", ...) on type `type` (".u32",
 // ".f16x2", ...), or null for a pair no instruction has.
 Combine combine_for(const std::string& op, const std::string& type);

@@ -347,8 +347,8 @@ void nothing(Warp&, const Op&, uint32_t) {}
 void st_bulk(Warp& w, const Op& op, uint32_t m) {
   for_lanes(m, [&](int l) {
     const uint64_t address = w.address(op.args[0], l), size = w.get<uint64_t>(op.args[1], l);
-    mem::Resolved at = mem::resolve(Space::Generic, address);
-    if (op.aux2 && at.space != Space::Shared) at = {Space::Shared, address};  // .shared::cta: a shared address
+    const mem::Resolved at = op.aux2 ? mem::Resolved{Space::Shared, mem::shared_offset(address)}  // .shared::cta
+                                     : mem::resolve(Space::Generic, address);
     std::string wrong;
     if (size % 8) wrong = "size " + std::to_string(size) + " is not a multiple of 8";
     else if (at.space != Space::Shared) wrong = "the generic address " + std::to_string(address) + " is not in the shared window";

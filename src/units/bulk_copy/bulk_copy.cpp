@@ -15,7 +15,6 @@
 // A reduction combines each destination element with its source element as atom does
 // (numeric/atomic_ops.h), atomically per element: other CTAs may reduce into the same global array.
 // Without clusters, .shared::cluster addresses are those of the CTA's own shared memory.
-#include <atomic>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -51,22 +50,7 @@ struct Copy {
       std::memmove(dst, src, size);
       return;
     }
-    switch (element) {
-    case 2: reduce<uint16_t>(); break;
-    case 4: reduce<uint32_t>(); break;
-    default: reduce<uint64_t>(); break;
-    }
-  }
-  template <typename T>
-  void reduce() const {
-    for (uint32_t i = 0; i < size; i += sizeof(T)) {
-      T b;
-      std::memcpy(&b, src + i, sizeof(T));
-      std::atomic_ref<T> ref(*reinterpret_cast<T*>(dst + i));
-      T old = ref.load();
-      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, b, 0, global)))) {
-      }
-    }
+    for (uint32_t i = 0; i < size; i += element) numeric::combine_atomically(combine, dst + i, src + i, element, global);
   }
 };
 
@@ -89,16 +73,9 @@ public:
 constexpr uint64_t kSharedSource = 0x100, kElementShift = 16;
 Space space_of(const std::string& q) { return q == ".global" ? Space::Global : Space::Shared; }
 
-// A .shared::cta/.shared::cluster operand's offset in the CTA's shared memory: the operand is a
-// shared-space address, or a symbol whose generic address lies in the shared window.
-uint64_t shared_offset(uint64_t address) {
-  const mem::Resolved r = mem::resolve(Space::Generic, address);
-  return r.space == Space::Shared ? r.offset : address;
-}
-
 // The host bytes of [address, address + size) in `space`, after the alignment rule of §9.7.9.25.4.1.
 uint8_t* operand(Warp& w, const Op& op, Space space, uint64_t address, uint32_t size, int l, const char* which) {
-  if (space == Space::Shared) address = shared_offset(address);
+  if (space == Space::Shared) address = mem::shared_offset(address);
   if (address % 16)
     w.undefined(l, "'" + op.text + "': the " + which + " address " + std::to_string(address) +
                   " is not 16-byte aligned (PTX §9.7.9.25.4.1)");
@@ -124,7 +101,7 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
       bulk_copy::issue(w, l, [c] { c.apply(); });
       return;
     }
-    const uint64_t barrier = shared_offset(w.address(op.args[3], l));
+    const uint64_t barrier = mem::shared_offset(w.address(op.args[3], l));
     if (barrier % 8)
       w.undefined(l, "'" + op.text + "': the mbarrier operand is not an 8-byte aligned shared address (PTX §9.7.13.15.1)");
     mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [c] {

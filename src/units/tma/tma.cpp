@@ -13,7 +13,6 @@
 // thread next observes its mbarrier's phase, completing the box's bytes as its tx-count; a store
 // when a wait retires its bulk group.
 #include <algorithm>
-#include <atomic>
 #include <iterator>
 #include <optional>
 #include <cstring>
@@ -36,12 +35,6 @@ using exec::Warp;
 using program::Arg;
 using program::Op;
 using mem::Space;
-
-// A shared-space operand: a shared address, or a generic one in the shared window.
-uint64_t shared_offset(uint64_t address) {
-  const mem::Resolved r = mem::resolve(Space::Generic, address);
-  return r.space == Space::Shared ? r.offset : address;
-}
 
 // One tensor copy, its map and coordinates read at issue.
 struct Box {
@@ -87,7 +80,7 @@ struct Box {
       if (inside) {
         uint8_t* gmem = warp->access(Space::Global, global, size, lane, false);
         if (load) std::memcpy(smem, gmem, size);
-        else if (combine) reduce(gmem, smem, size);
+        else if (combine) numeric::combine_atomically(combine, gmem, smem, size, true);
         else std::memcpy(gmem, smem, size);
         if (load && (map.type == DataType::TF32 || map.type == DataType::TF32Ftz)) to_tf32(smem);
       } else if (load) {
@@ -133,21 +126,6 @@ struct Box {
     }
   }
 
-  // gmem = combine(gmem, smem), atomically: other CTAs may reduce into the same tensor.
-  void reduce(uint8_t* gmem, const uint8_t* smem, unsigned size) const {
-    auto one = [&](auto zero) {
-      using T = decltype(zero);
-      T b;
-      std::memcpy(&b, smem, sizeof(T));
-      std::atomic_ref<T> ref(*reinterpret_cast<T*>(gmem));
-      T old = ref.load();
-      while (!ref.compare_exchange_weak(old, static_cast<T>(combine(old, b, 0, true)))) {
-      }
-    };
-    if (size == 2) one(uint16_t{});
-    else if (size == 4) one(uint32_t{});
-    else one(uint64_t{});
-  }
   // A .tf32 tensor's f32 elements load rounded to tf32, to nearest with ties away from zero (as
   // cvt.rna.tf32.f32, §9.7.9.21), Inf and NaN unchanged (H100, tests/hw/tma).
   static void to_tf32(uint8_t* at) {
@@ -221,11 +199,11 @@ void load(Warp& w, const Op& op, uint32_t m) {
         const Arg& info = op.args.at(3);
         b.offsets[d] = w.get<uint16_t>(info.elems.empty() ? info : info.elems.at(d), l);
       }
-    b.shared = shared_offset(w.address(op.args[0], l));
+    b.shared = mem::shared_offset(w.address(op.args[0], l));
     if (b.shared % 128)
       w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
     w.access(Space::Shared, b.shared, b.bytes(), l, false);  // the whole box inside shared memory
-    const uint64_t barrier = shared_offset(w.address(op.args[2], l));
+    const uint64_t barrier = mem::shared_offset(w.address(op.args[2], l));
     mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [b] {
       b.apply();
       return b.bytes();
@@ -238,7 +216,7 @@ Box store_box(Warp& w, const Op& op, int l) {
   Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
   b.load = false;
   check_store_start(w, op, b, l);
-  b.shared = shared_offset(w.address(op.args[1], l));
+  b.shared = mem::shared_offset(w.address(op.args[1], l));
   if (b.shared % 128)
     w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
   w.access(Space::Shared, b.shared, b.bytes(), l, false);
@@ -318,7 +296,7 @@ void cp_fenceproxy(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     if (op.args[2].imm != 128)
       w.undefined(l, "'" + op.text + "': the size must be 128, a tensor map's (PTX §9.7.13.16)");
-    const uint8_t* src = w.access(Space::Shared, shared_offset(w.address(op.args[1], l)), 128, l, false);
+    const uint8_t* src = w.access(Space::Shared, mem::shared_offset(w.address(op.args[1], l)), 128, l, false);
     uint8_t* dst = w.access(Space::Global, mem::resolve(Space::Generic, w.address(op.args[0], l)).offset, 128, l, false);
     std::memmove(dst, src, 128);
   });
