@@ -1,5 +1,5 @@
-// Hardware-recorded instruction results (tests/hw/cvt, tests/hw/float): per instruction text, the
-// element size and the outputs for the inputs regenerated from seeds. The files are xz
+// Hardware-recorded instruction results (tests/hw/cvt, float, mma, wgmma, tma): per instruction
+// text, the element size and the outputs for the inputs regenerated from seeds. The files are xz
 // streams, decompressed with Python's lzma (the suite's only decompressor dependency).
 #pragma once
 
@@ -24,6 +24,28 @@ inline std::string kernel_module(const std::string& all, const std::string& kern
   const size_t start = all.find(".visible .entry " + kernel + "(");
   const size_t end = all.find("\n}\n", start);
   return all.substr(0, header_end) + all.substr(start, end + 3 - start);
+}
+
+// How ptxvm's output words differ from the GPU's: the count, and the first four as lines
+// "word i (<group> k): GPU x, ptxvm y", where word i lies in the k-th run of `group_words` words
+// (the clause left out when group_words is 0).
+struct WordDiff {
+  size_t bad = 0;
+  std::string first;
+};
+
+inline WordDiff diff_words(const std::vector<uint32_t>& got, const std::vector<uint64_t>& gpu,
+                           const char* group = "", size_t group_words = 0) {
+  WordDiff d;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == uint32_t(gpu[i]) || d.bad++ >= 4) continue;
+    char where[48] = "";
+    if (group_words) std::snprintf(where, sizeof where, " (%s %zu)", group, i / group_words);
+    char line[128];
+    std::snprintf(line, sizeof line, "\n  word %zu%s: GPU %08x, ptxvm %08x", i, where, uint32_t(gpu[i]), got[i]);
+    d.first += line;
+  }
+  return d;
 }
 
 inline std::vector<Recorded> read_records(const std::string& path) {

@@ -78,16 +78,9 @@ TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
       continue;
     }
     const std::vector<uint32_t> got = h.read<uint32_t>(ptxvm_hw_tma::loads(t) ? out : tensor, rec.out.size());
-    size_t bad = 0;
-    std::string first;
-    for (size_t i = 0; i < got.size(); ++i)
-      if (got[i] != uint32_t(rec.out[i]) && bad++ < 4) {
-        char line[96];
-        std::snprintf(line, sizeof line, "\n  word %zu: GPU %08x, ptxvm %08x", i, uint32_t(rec.out[i]), got[i]);
-        first += line;
-      }
+    const WordDiff d = diff_words(got, rec.out);
     words += got.size();
-    EXPECT_EQ(bad, 0u) << rec.insn << ": " << bad << " of " << got.size() << " words differ" << first;
+    EXPECT_EQ(d.bad, 0u) << rec.insn << ": " << d.bad << " of " << got.size() << " words differ" << d.first;
   }
   std::printf("tma: %zu records, %zu words compared\n", records.size(), words);
 }

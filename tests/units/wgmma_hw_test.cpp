@@ -58,20 +58,10 @@ void replay(const std::string& group) {
       continue;
     }
     const std::vector<uint32_t> out = h.read<uint32_t>(dout, rec.out.size());
-    size_t bad = 0;
-    std::string first;
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (out[i] == uint32_t(rec.out[i])) continue;
-      if (bad++ < 4) {
-        char line[128];
-        std::snprintf(line, sizeof line, "\n  word %zu (CTA %zu): GPU %08x, ptxvm %08x", i,
-                      i / (out.size() / ptxvm_hw_wgmma::kCtas), uint32_t(rec.out[i]), out[i]);
-        first += line;
-      }
-    }
+    const WordDiff d = diff_words(out, rec.out, "CTA", out.size() / ptxvm_hw_wgmma::kCtas);
     words += out.size();
-    EXPECT_EQ(bad, 0u) << "seed " << seed << " " << text << ": " << bad << " of " << out.size()
-                       << " words differ" << first;
+    EXPECT_EQ(d.bad, 0u) << "seed " << seed << " " << text << ": " << d.bad << " of " << out.size()
+                         << " words differ" << d.first;
   }
   std::printf("%s: %zu records, %zu output words compared\n", group.c_str(), records.size(), words);
 }
