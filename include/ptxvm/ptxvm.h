@@ -29,7 +29,11 @@ struct Dim3 {
 enum class TensorModel { Sm90, Exact };
 
 struct LaunchConfig {
-  Dim3 grid, block, cluster;
+  Dim3 grid, block;
+  Dim3 cluster;                 // CTAs per cluster (sm_90+); the grid must be a multiple of it
+  bool explicit_cluster = false;  // a cluster shape was given, even 1x1x1 (%is_explicit_cluster)
+  bool non_portable_cluster = false;  // up to 16 CTAs per cluster instead of 8
+                                      // (cudaFuncAttributeNonPortableClusterSizeAllowed)
   uint32_t shared_bytes = 0;  // dynamic shared memory
   unsigned threads = 0;       // host threads running CTAs; 0: every core
   uint64_t step_limit = 0;    // 0: none; else stop a warp after this many steps (runaway loops)

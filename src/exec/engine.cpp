@@ -29,10 +29,10 @@ class CtaRunner {
 public:
   CtaRunner(Launch& l, Cta& cta, std::atomic<bool>& stop) : launch_(l), cta_(cta), stop_(stop) {}
 
-  enum class Round { Done, Progress };
+  enum class Round { Done, Progress, Stuck };
 
-  // Runs every unfinished warp for one slice. A round in which no warp could move is a
-  // deadlock: barriers and .sync operations only wait for threads of the same CTA.
+  // Runs every unfinished warp for one slice. Stuck: no warp could move (a deadlock, unless
+  // another CTA of its cluster moves and releases it).
   Round round() {
     bool progress = false, all_done = true;
     for (Warp& w : cta_.warps) {
@@ -44,12 +44,12 @@ public:
       if (stop_.load(std::memory_order_relaxed)) throw Stop{};
     }
     if (all_done) return Round::Done;
-    if (!progress) deadlock();
-    return Round::Progress;
+    return progress ? Round::Progress : Round::Stuck;
   }
 
-private:
   static bool done(const Warp& w) { return (w.alive & ~w.exited) == 0; }
+
+private:
   // The lanes that may run: alive, not exited, not parked by a unit or at a .sync op.
   static uint32_t runnable_lanes(const Warp& w) { return w.alive & ~w.exited & ~w.parked & ~w.sync_waiting; }
 
@@ -205,19 +205,6 @@ private:
     return low;
   }
 
-  [[noreturn]] void deadlock() {
-    std::string detail = "no thread of the CTA can make progress:";
-    for (const Warp& w : cta_.warps) {
-      if (done(w)) continue;
-      const uint32_t lanes = w.alive & ~w.exited;
-      const int lane = std::countr_zero(w.parked ? w.parked : lanes);  // a parked lane says why
-      detail += " warp " + std::to_string(w.index) + " (" + std::to_string(std::popcount(lanes)) +
-                " threads) waits at line " + std::to_string(launch_.program->ops[w.pc[lane]].line) +
-                (w.parked ? cta_.units.waiting(w, lane) : w.sync_waiting ? " in a .sync warp operation" : "") + ";";
-    }
-    throw mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0, detail};
-  }
-
 public:
   Warp* running = nullptr;  // the warp whose op is executing, for fault reports
 
@@ -226,6 +213,37 @@ private:
   Cta& cta_;
   std::atomic<bool>& stop_;
 };
+
+// What the warps of a CTA that cannot move wait for: " warp 0 (32 threads) waits at line 12 in a
+// barrier; ...".
+std::string stuck_warps(const Cta& cta, const Launch& launch) {
+  std::string detail;
+  for (const Warp& w : cta.warps) {
+    if (CtaRunner::done(w)) continue;
+    const uint32_t lanes = w.alive & ~w.exited;
+    const int lane = std::countr_zero(w.parked ? w.parked : lanes);  // a parked lane says why
+    std::string why = w.parked ? cta.units.waiting(w, lane) : w.sync_waiting ? " in a .sync warp operation" : "";
+    if (w.parked && why.empty()) why = cta.cluster->units.waiting(w, lane);
+    detail += " warp " + std::to_string(w.index) + " (" + std::to_string(std::popcount(lanes)) +
+              " threads) waits at line " + std::to_string(launch.program->ops[w.pc[lane]].line) + why + ";";
+  }
+  return detail;
+}
+
+// The deadlock of a cluster none of whose CTAs can move: barriers, .sync operations and the
+// cluster's units only wait for threads of the same cluster.
+mem::GuestFault deadlock(const Cluster& cluster, const Launch& launch) {
+  std::string detail;
+  if (cluster.ctas.size() == 1) {
+    detail = "no thread of the CTA can make progress:" + stuck_warps(*cluster.ctas[0], launch);
+  } else {
+    detail = "no thread of the cluster can make progress:";
+    for (const Cta* c : cluster.ctas)
+      detail += " CTA (" + std::to_string(c->id.x) + ", " + std::to_string(c->id.y) + ", " + std::to_string(c->id.z) +
+                ") rank " + std::to_string(c->rank) + (c->finished ? " has exited;" : ":" + stuck_warps(*c, launch));
+  }
+  return mem::GuestFault{mem::GuestFault::Kind::Deadlock, mem::Space::Generic, 0, 0, detail};
+}
 
 // Sets `cta` up to run CTA `id`; a reused Cta keeps the capacity of its buffers.
 void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
@@ -428,12 +446,16 @@ std::string FaultReport::render(const std::string& source_name) const {
 }
 
 std::optional<FaultReport> run(Launch& launch) {
-  uint64_t ctas = launch.grid.count();
+  // The work is clusters (§2.2.2; a launch without one has clusters of one CTA), each run as a
+  // unit on one host thread: its CTAs resident together and interleaved.
+  const Dim3 cluster = launch.cluster;
+  const Dim3 clusters{launch.grid.x / cluster.x, launch.grid.y / cluster.y, launch.grid.z / cluster.z};
+  const uint64_t cluster_ctas = cluster.count(), nclusters = clusters.count();
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex fault_mutex;
   std::optional<FaultReport> fault;
-  unsigned nthreads = std::max(1u, std::min<unsigned>(launch.threads, static_cast<unsigned>(ctas)));
+  unsigned nthreads = std::max(1u, std::min<unsigned>(launch.threads, static_cast<unsigned>(nclusters)));
   auto record_fault = [&](const mem::GuestFault& f, const Cta& cta, const Warp* w) {
     std::lock_guard lock(fault_mutex);
     if (fault) return;
@@ -457,15 +479,16 @@ std::optional<FaultReport> run(Launch& launch) {
     stop = true;
   };
 
-  // Each host thread keeps several CTAs resident and interleaves them, so that a CTA spinning
+  // Each host thread keeps several clusters resident and interleaves them, so that a CTA spinning
   // on a flag another resident CTA sets makes progress; a cooperative launch keeps the whole
   // grid resident (grid-wide synchronisation through global memory). Otherwise a host thread
   // holds no more than its even share of the grid, so that every host thread gets work.
-  uint64_t even_share = (ctas + nthreads - 1) / nthreads;
-  size_t residency = launch.cooperative
-                         ? even_share
-                         : std::clamp<uint64_t>(std::min(kResidentBytes / cta_footprint(launch), even_share), 1,
-                                                kResidentCtas);
+  const uint64_t even_share = (nclusters + nthreads - 1) / nthreads;
+  const uint64_t cluster_bytes = cta_footprint(launch) * cluster_ctas;
+  const size_t residency =
+      launch.cooperative ? even_share
+                         : std::clamp<uint64_t>(std::min(kResidentBytes / cluster_bytes, even_share), 1,
+                                                std::max<uint64_t>(1, kResidentCtas / cluster_ctas));
   auto started = std::chrono::steady_clock::now();
   auto watchdog_expired = [&] {
     return launch.watchdog_seconds > 0 &&
@@ -477,28 +500,60 @@ std::optional<FaultReport> run(Launch& launch) {
     snprintf(buf, sizeof buf, "%g", launch.watchdog_seconds);
     return std::string(buf);
   };
+  // A cluster in flight and its CTAs.
+  struct Resident {
+    Cluster cluster;
+    std::vector<std::unique_ptr<Cta>> ctas;
+    Cta& first_unfinished() const {
+      for (const auto& c : ctas)
+        if (!c->finished) return *c;
+      return *ctas.front();
+    }
+  };
   auto worker = [&](unsigned host_thread) {
-    std::vector<std::unique_ptr<Cta>> resident;
+    std::vector<std::unique_ptr<Resident>> resident;
     // finished CTAs, reused: their buffers keep their capacity, from launch to launch on a host
     // thread, so that a kernel with a large register file does not allocate and fault in its
     // CTAs' registers at every launch
     thread_local std::vector<std::unique_ptr<Cta>> kept;
     std::vector<std::unique_ptr<Cta>> spare = std::move(kept);
     struct Keep {  // at every exit: the CTAs back to the host thread (up to 64 MiB), forgetting this launch
-      std::vector<std::unique_ptr<Cta>>& resident;
+      std::vector<std::unique_ptr<Resident>>& resident;
       std::vector<std::unique_ptr<Cta>>& spare;
       size_t most;
       ~Keep() {
-        for (auto& c : resident) spare.push_back(std::move(c));
+        for (auto& r : resident)
+          for (auto& c : r->ctas) spare.push_back(std::move(c));
+        resident.clear();  // the clusters' units go before their CTAs are reused
         if (spare.size() > most) spare.resize(most);
         for (auto& c : spare) {
           c->units.clear();
           c->launch = nullptr;
+          c->cluster = nullptr;
           for (Warp& w : c->warps) w.launch = nullptr;  // a later Launch at this address is another launch
         }
         kept = std::move(spare);
       }
     } keep{resident, spare, std::clamp<size_t>((uint64_t{64} << 20) / cta_footprint(launch), 1, kResidentCtas)};
+    // Starts cluster i: its CTAs, ranked x first (§10.15), co-resident from now on.
+    auto start = [&](uint64_t i) {
+      auto r = std::make_unique<Resident>();
+      const Dim3 at = unlinear(i, clusters);
+      r->cluster.id = at;
+      for (uint32_t rank = 0; rank < cluster_ctas; ++rank) {
+        if (spare.empty()) spare.push_back(std::make_unique<Cta>());
+        r->ctas.push_back(std::move(spare.back()));
+        spare.pop_back();
+        Cta& cta = *r->ctas.back();
+        const Dim3 in = unlinear(rank, cluster);
+        init_cta(launch, cta, {at.x * cluster.x + in.x, at.y * cluster.y + in.y, at.z * cluster.z + in.z}, host_thread);
+        cta.cluster = &r->cluster;
+        cta.rank = rank;
+        cta.finished = false;
+        r->cluster.ctas.push_back(&cta);
+      }
+      resident.push_back(std::move(r));
+    };
     while (!stop.load()) {
       if (launch.cancel && launch.cancel->load()) {  // each host thread reports its own CTAs
         std::lock_guard lock(fault_mutex);
@@ -509,7 +564,9 @@ std::optional<FaultReport> run(Launch& launch) {
           fault->interrupted = true;
         }
         if (fault->interrupted)
-          for (const auto& c : resident) fault->in_flight.push_back(cta_position(*c, launch));
+          for (const auto& r : resident)
+            for (const auto& c : r->ctas)
+              if (!c->finished) fault->in_flight.push_back(cta_position(*c, launch));
         return;
       }
       if (watchdog_expired() && !resident.empty()) {
@@ -517,30 +574,43 @@ std::optional<FaultReport> run(Launch& launch) {
                                      "watchdog: the launch ran longer than " + seconds_text() +
                                          " s (a thread may be waiting for something that never "
                                          "happens)"},
-                     *resident.front(), nullptr);
+                     resident.front()->first_unfinished(), nullptr);
         return;
       }
       while (resident.size() < residency) {
-        uint64_t i = next.fetch_add(1);
-        if (i >= ctas) break;
-        if (spare.empty()) spare.push_back(std::make_unique<Cta>());
-        resident.push_back(std::move(spare.back()));
-        spare.pop_back();
-        init_cta(launch, *resident.back(), unlinear(i, launch.grid), host_thread);
+        const uint64_t i = next.fetch_add(1);
+        if (i >= nclusters) break;
+        start(i);
       }
       if (resident.empty()) return;
       for (size_t c = 0; c < resident.size();) {
-        CtaRunner runner(launch, *resident[c], stop);
-        try {
-          if (runner.round() == CtaRunner::Round::Done) {
-            spare.push_back(std::move(resident[c]));
-            resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(c));
-            continue;
+        // One round of each unfinished CTA of the cluster; a round in which none moved is a
+        // deadlock, since what a cluster's threads wait for only its threads can do.
+        Resident& r = *resident[c];
+        bool moved = false, finished = true;
+        for (auto& cta : r.ctas) {
+          if (cta->finished) continue;
+          CtaRunner runner(launch, *cta, stop);
+          try {
+            switch (runner.round()) {
+            case CtaRunner::Round::Done: cta->finished = moved = true; break;
+            case CtaRunner::Round::Progress: moved = true, finished = false; break;
+            case CtaRunner::Round::Stuck: finished = false; break;
+            }
+          } catch (const Stop&) {
+            return;
+          } catch (const mem::GuestFault& f) {
+            record_fault(f, *cta, runner.running);
+            return;
           }
-        } catch (const Stop&) {
-          return;
-        } catch (const mem::GuestFault& f) {
-          record_fault(f, *resident[c], runner.running);
+        }
+        if (finished) {
+          for (auto& cta : r.ctas) spare.push_back(std::move(cta));
+          resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(c));
+          continue;
+        }
+        if (!moved) {
+          record_fault(deadlock(r.cluster, launch), r.first_unfinished(), nullptr);
           return;
         }
         ++c;

@@ -41,7 +41,9 @@ struct FaultReport {
 struct Launch {
   const program::Program* program = nullptr;
   const program::Function* kernel = nullptr;
-  Dim3 grid, block, cluster;
+  Dim3 grid, block;
+  Dim3 cluster;                      // CTAs per cluster (§2.2.2); the grid is a multiple of it
+  bool explicit_cluster = false;     // the launch or the kernel named a cluster (%is_explicit_cluster)
   uint32_t dynamic_shared = 0;
   unsigned threads = 1;              // host threads running CTAs
   mem::GlobalMemory* global = nullptr;
@@ -56,9 +58,14 @@ struct Launch {
   const std::atomic<bool>* cancel = nullptr;  // when it turns true, stop and report where (interrupt)
 };
 
+struct Cluster;
+
 struct Cta {
   Dim3 id;
   const Launch* launch = nullptr;
+  Cluster* cluster = nullptr;      // the cluster it belongs to (a cluster of one without clusters)
+  uint32_t rank = 0;               // %cluster_ctarank
+  bool finished = false;           // every thread has exited; its shared memory is gone (§2.2.3)
   mem::Buffer shared;
   std::vector<mem::Buffer> local;  // per thread
   bool locals_empty = false;       // every buffer of `local` is empty (alloca clears it)
@@ -80,6 +87,21 @@ struct Cta {
       if (warps[i].alive != ~0u) return false;
     return true;
   }
+};
+
+// A cluster of CTAs (PTX §2.2.2-2.2.3): co-resident on one host thread, so that they make progress
+// together and reach each other's shared memory (shared::cluster, §5.1.4) without host atomics.
+struct Cluster {
+  Dim3 id;                 // %clusterid
+  std::vector<Cta*> ctas;  // by rank
+  Units units;             // the state of cluster-scope units (the cluster barrier)
+
+  template <typename U>
+  U& unit() { return units.get<U>(*this); }
+  // The CTA of rank `rank`, or null outside the cluster.
+  Cta* at(uint32_t rank) const { return rank < ctas.size() ? ctas[rank] : nullptr; }
+  // Whether every rank of a ctaMask (bit r: rank r, §9.7.9.25.4.1) is a CTA of the cluster.
+  bool holds(uint32_t mask) const { return ctas.size() >= 32 || (mask >> ctas.size()) == 0; }
 };
 
 // Host bytes one resident CTA of `launch` takes: registers, shared and local memory.

@@ -15,9 +15,10 @@ namespace ptxvm::exec {
 class Warp;
 struct Cta;
 
-// One unit's state in one CTA, created by the unit's first instruction in that CTA and dropped
-// when the CTA finishes. A unit subclasses it and is reached with Cta::unit<U>(), which builds
-// it as U(cta) on first use.
+// One unit's state in one scope (a CTA, or a cluster for the units the ISA gives a cluster's
+// scope), created by the unit's first instruction there and dropped when the scope finishes. A
+// unit subclasses it and is reached with Cta::unit<U>() or Cluster::unit<U>(), which build it as
+// U(cta) or U(cluster) on first use.
 class Unit {
 public:
   virtual ~Unit() = default;
@@ -29,17 +30,16 @@ public:
   virtual std::string waiting(const Warp& w, int lane) const { return {}; }
 };
 
-// The units of one scope: a CTA today. A cluster and a CTA pair will each own one beside their
-// CTAs' (clusters, issue 16), reached the same way, so a unit's state lives at the scope the ISA
-// gives it: mbarriers per CTA, a cluster barrier per cluster, a tcgen05 pair's tensor memory per
-// CTA pair.
+// The units of one scope: each CTA owns one and each cluster one beside its CTAs', so a unit's
+// state lives at the scope the ISA gives it: mbarriers per CTA, the cluster barrier per cluster
+// (and, with tcgen05, a CTA pair's tensor memory per pair).
 class Units {
 public:
-  template <typename U>
-  U& get(Cta& cta) {
+  template <typename U, typename Scope>
+  U& get(Scope& scope) {
     const uint32_t i = index<U>();
     if (i >= slots_.size()) slots_.resize(i + 1);
-    if (!slots_[i]) slots_[i] = std::make_unique<U>(cta);
+    if (!slots_[i]) slots_[i] = std::make_unique<U>(scope);
     return static_cast<U&>(*slots_[i]);
   }
   // U's state when this scope has used U, else null.

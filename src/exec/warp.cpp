@@ -26,7 +26,14 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     if (last_global.data && size <= last_global.size - (offset - last_global.base))
       p = last_global.data + (offset - last_global.base);
     break;
-  case Space::Shared: p = cta->shared.at(offset, size); break;
+  case Space::Shared:
+    if (offset >> mem::kClusterRankShift) {  // another CTA's shared memory, or past the window
+      const SharedTarget t = shared_target(offset, lane);
+      p = t.cta->shared.at(t.offset, size);
+    } else {
+      p = cta->shared.at(offset, size);
+    }
+    break;
   case Space::Local: p = cta->local[first_thread + static_cast<uint32_t>(lane)].at(offset, size); break;
   case Space::Const: p = const_cast<mem::Buffer&>(program->constants).at(offset, size); break;
   case Space::Param: p = const_cast<mem::Buffer&>(launch->params).at(offset, size); break;
@@ -39,6 +46,23 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     return fail(GuestFault::Kind::OutOfBounds, space, what);
   }
   return p;
+}
+
+Warp::SharedTarget Warp::shared_target(uint64_t address, int lane) {
+  if (!(address >> mem::kClusterRankShift)) return {cta, address};
+  const uint64_t field = address >> mem::kClusterRankShift;
+  const Cta* self = cta;
+  Cta* target = field - 1 < self->cluster->ctas.size() ? self->cluster->ctas[field - 1] : nullptr;
+  if (!target) {
+    fault_lane = lane;
+    throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Shared, address, 0,
+                     "outside the shared::cluster window (a cluster of " +
+                         std::to_string(self->cluster->ctas.size()) + " CTAs)"};
+  }
+  if (target->finished)
+    undefined(lane, "shared::cluster access to CTA rank " + std::to_string(target->rank) +
+                        ", which has exited (undefined: a CTA's shared memory lives until it exits, PTX §2.2.2)");
+  return {target, address & mem::kCtaSharedMask};
 }
 
 void Warp::find_global(uint64_t address) {
@@ -135,14 +159,14 @@ uint64_t Warp::special(const program::Arg& a, int lane) const {
   case SpecialReg::DynamicSmemSize: return l.dynamic_shared;
   case SpecialReg::TotalSmemSize:
   case SpecialReg::AggrSmemSize: return cta->shared.bytes.size();
-  // A grid is one implicit 1x1x1 cluster per CTA until clusters land (§10.12–§10.17).
-  case SpecialReg::IsExplicitCluster: return 0;
-  case SpecialReg::Clusterid: return pick(cta->id);
-  case SpecialReg::Nclusterid: return pick(l.grid);
-  case SpecialReg::ClusterCtaid: return 0;
-  case SpecialReg::ClusterNctaid: return a.component < 3 ? 1 : 0;
-  case SpecialReg::ClusterCtarank: return 0;
-  case SpecialReg::ClusterNctarank: return 1;
+  // Clusters (§10.11-§10.17): a launch without one runs each CTA as a cluster of one.
+  case SpecialReg::IsExplicitCluster: return l.explicit_cluster;
+  case SpecialReg::Clusterid: return pick(cta->cluster->id);
+  case SpecialReg::Nclusterid: return pick({l.grid.x / l.cluster.x, l.grid.y / l.cluster.y, l.grid.z / l.cluster.z});
+  case SpecialReg::ClusterCtaid: return pick({cta->id.x % l.cluster.x, cta->id.y % l.cluster.y, cta->id.z % l.cluster.z});
+  case SpecialReg::ClusterNctaid: return pick(l.cluster);
+  case SpecialReg::ClusterCtarank: return cta->rank;
+  case SpecialReg::ClusterNctarank: return l.cluster.count();
   case SpecialReg::Envreg: return l.envreg[a.imm & 31];
   default: return 0;  // %pm*, reserved shared-memory offsets: 0 on this device
   }

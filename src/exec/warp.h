@@ -296,6 +296,14 @@ public:
     std::memcpy(access(space, address, sizeof(T), lane), &v, sizeof(T));
   }
 
+  // The CTA and offset of a shared::cluster address (mem::cluster_shared_address); reports a rank
+  // outside the cluster, or a CTA that has exited (§2.2.2), as a fault of lane `lane`.
+  struct SharedTarget {
+    Cta* cta;
+    uint64_t offset;
+  };
+  SharedTarget shared_target(uint64_t address, int lane);
+
   uint64_t special(const program::Arg& a, int lane) const;
   // special() for all 32 lanes.
   void specials(const program::Arg& a, uint64_t (&v)[32]) const;

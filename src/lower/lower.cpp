@@ -165,6 +165,7 @@ private:
         if (d.name == ".reqnctapercluster") copy(fn.req_cluster);
         if (d.name == ".minnctapersm" && !d.values.empty()) fn.min_ctas_per_sm = static_cast<uint32_t>(d.values[0]);
         if (d.name == ".maxclusterrank" && !d.values.empty()) fn.max_cluster_rank = static_cast<uint32_t>(d.values[0]);
+        if (d.name == ".explicitcluster") fn.explicit_cluster = true;
       }
     }
     for (const TopLevel& t : m.items)

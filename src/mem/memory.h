@@ -42,6 +42,17 @@ inline Resolved resolve(Space space, uint64_t address) {
   return {Space::Global, address};
 }
 
+// The shared::cluster window (§5.1.7): every CTA's shared memory, of which the shared::cta window
+// (the executing CTA's) is a part. ptxvm's encoding: a CTA's rank plus one from bit
+// kClusterRankShift up, the offset in its shared memory below; 0 there names the executing CTA,
+// so that every shared::cta address is also that CTA's shared::cluster address. A generic address
+// in the shared window maps the same way (window + shared::cluster address).
+inline constexpr unsigned kClusterRankShift = 24;
+inline constexpr uint64_t kCtaSharedMask = (uint64_t{1} << kClusterRankShift) - 1;
+inline uint64_t cluster_shared_address(uint32_t rank, uint64_t offset) {
+  return (uint64_t{rank} + 1) << kClusterRankShift | (offset & kCtaSharedMask);
+}
+
 // A .shared-qualified operand's offset in the CTA's shared memory: a shared address as it is, or
 // (a shared variable named in the operand) a generic address in the shared window.
 inline uint64_t shared_offset(uint64_t address) {

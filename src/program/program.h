@@ -97,6 +97,7 @@ struct Function {
   uint32_t min_ctas_per_sm = 0;             // .minnctapersm, 0 when absent
   uint32_t req_cluster[3] = {0, 0, 0};      // .reqnctapercluster, 0 when absent
   uint32_t max_cluster_rank = 0;            // .maxclusterrank, 0 when absent
+  bool explicit_cluster = false;            // .explicitcluster: launched with a cluster shape
   // A kernel's register slots that a thread may read before it writes them, as (first, count)
   // runs, with every slot of the device functions: what a CTA must zero (lower.cpp
   // zeroed_slots). Registers start at 0, so that a read of one never written is deterministic.

@@ -20,11 +20,9 @@ constexpr Reason kBySection[] = {
 // Single families.
 constexpr Reason kByFamily[] = {
     {"slct §9.7.6.4", "not written yet"},
-    {"st.async §9.7.9.12", "clusters (issue 16): a store into another CTA's shared memory"},
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.red §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
-    {"red.async §9.7.13.7", "clusters (issue 16): a reduction into another CTA's shared memory"},
     {"clusterlaunchcontrol.try_cancel §9.7.13.17", "clusters (issue 16)"},
     {"clusterlaunchcontrol.query_cancel §9.7.13.18", "clusters (issue 16)"},
 };

@@ -63,14 +63,6 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   r.error = check_launch(name, config, args);
   if (!r.error.empty()) return r;
   const program::Function* f = impl_->program.find(std::string(name));
-  // Every CTA runs as a cluster of one (its own special registers, barrier.cluster, mapa, ...);
-  // a cluster of several CTAs would need them co-resident and sharing memory (issue 16).
-  const uint32_t* req = f->req_cluster;
-  const uint64_t cluster = uint64_t{config.cluster.x} * config.cluster.y * config.cluster.z;
-  if (cluster > 1 || uint64_t{req[0]} * req[1] * req[2] > 1) {
-    r.error = "unsupported: a cluster of more than one CTA (clusters of several CTAs are not implemented yet, issue 16)";
-    return r;
-  }
   uint64_t ctas = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   exec::Launch l;
   l.cooperative = config.cooperative;
@@ -78,7 +70,13 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.kernel = f;
   l.grid = {config.grid.x, config.grid.y, config.grid.z};
   l.block = {config.block.x, config.block.y, config.block.z};
+  // The cluster (§2.2.2): the launch's, else the one the kernel requires (.reqnctapercluster,
+  // check_launch_limits made sure they agree), else clusters of one CTA.
+  const uint32_t* req = f->req_cluster;
   l.cluster = {config.cluster.x, config.cluster.y, config.cluster.z};
+  if (l.cluster.count() == 1 && (req[0] || req[1] || req[2]))
+    l.cluster = {std::max(req[0], 1u), std::max(req[1], 1u), std::max(req[2], 1u)};
+  l.explicit_cluster = config.explicit_cluster || l.cluster.count() > 1 || req[0] || req[1] || req[2] || f->explicit_cluster;
   l.dynamic_shared = config.shared_bytes;
   l.threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
   l.global = &impl_->device->global;

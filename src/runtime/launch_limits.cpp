@@ -7,7 +7,7 @@ namespace ptxvm::runtime {
 namespace {
 
 // Compute capabilities 7.5 to 12.x. Cluster sizes beyond 8 CTAs need a non-portable opt-in.
-constexpr uint32_t kPortableClusterCtas = 8;
+constexpr uint32_t kPortableClusterCtas = 8, kNonPortableClusterCtas = 16;
 constexpr std::array<TargetLimits, 6> kTargets = {{
     {75, 64 * 1024, 1024, 0},
     {80, 163 * 1024, 2048, 0},
@@ -84,14 +84,19 @@ std::string check_launch_limits(const program::Program& program, const program::
       return who + " declares .reqnctapercluster " + dims(req) + "; the launch's cluster is " + dims(cluster);
     cluster = req;
   }
+  if (kernel.explicit_cluster && !c.explicit_cluster && count(cluster) == 1 && !(r[0] || r[1] || r[2]))
+    return who + " declares .explicitcluster: launch it with a cluster shape";
   if (cluster.x < 1 || cluster.y < 1 || cluster.z < 1)
     return "cluster " + dims(cluster) + ": each dimension must be at least 1";
   const uint64_t cluster_ctas = count(cluster);
   if (cluster_ctas > 1) {
     if (!t.clusters_from_sm) return "cluster " + dims(cluster) + ": " + target + " has no clusters (sm_90 and later)";
-    if (cluster_ctas > kPortableClusterCtas)
+    if (cluster_ctas > (c.non_portable_cluster ? kNonPortableClusterCtas : kPortableClusterCtas))
       return "cluster " + dims(cluster) + " is " + std::to_string(cluster_ctas) + " CTAs; a cluster of " + target +
-             " holds at most " + std::to_string(kPortableClusterCtas) + " (the portable size)";
+             " holds at most " +
+             (c.non_portable_cluster ? std::to_string(kNonPortableClusterCtas) + " (the non-portable maximum)"
+                                     : std::to_string(kPortableClusterCtas) +
+                                           " (the portable size; 16 with the non-portable cluster size allowed)");
     if (kernel.max_cluster_rank && cluster_ctas > kernel.max_cluster_rank)
       return who + " declares .maxclusterrank " + std::to_string(kernel.max_cluster_rank) + "; the cluster " +
              dims(cluster) + " is " + std::to_string(cluster_ctas) + " CTAs";

@@ -48,6 +48,7 @@ void exit_lanes(Warp& w, uint32_t m) {
   w.exited |= m;
   w.cta->exited_threads += exec::lane_count(m);
   w.cta->units.exited(w, m);  // their async operations land; barriers count them as arrived
+  w.cta->cluster->units.exited(w, m);
 }
 
 void exit_op(Warp& w, const Op&, uint32_t m) { exit_lanes(w, m); }

@@ -83,7 +83,13 @@ TEST(LaunchLimits, Clusters) {
   Harness a;
   Module& m = a.load(kernel_ptx(""));
   EXPECT_EQ(refusal(m, config({16}, {1}, 0, {16})),
-            "cluster (16, 1, 1) is 16 CTAs; a cluster of sm_90 holds at most 8 (the portable size)");
+            "cluster (16, 1, 1) is 16 CTAs; a cluster of sm_90 holds at most 8 (the portable size; 16 with the "
+            "non-portable cluster size allowed)");
+  LaunchConfig wide = config({32}, {1}, 0, {16});
+  wide.non_portable_cluster = true;
+  EXPECT_EQ(m.check_launch("k", wide, kArgs), "");
+  wide.cluster = {32};
+  EXPECT_EQ(refusal(m, wide), "cluster (32, 1, 1) is 32 CTAs; a cluster of sm_90 holds at most 16 (the non-portable maximum)");
   EXPECT_EQ(refusal(m, config({5}, {1}, 0, {2})), "grid x is 5, not a multiple of cluster x 2");
   Harness b;
   Module& req = b.load(with(".reqnctapercluster 2"));
@@ -94,6 +100,13 @@ TEST(LaunchLimits, Clusters) {
   Module& rank = c.load(with(".maxclusterrank 2"));
   EXPECT_EQ(refusal(rank, config({4}, {1}, 0, {4})),
             "kernel 'k' declares .maxclusterrank 2; the cluster (4, 1, 1) is 4 CTAs");
+  Harness e;
+  Module& expl = e.load(with(".explicitcluster"));
+  EXPECT_EQ(refusal(expl, config({4}, {1})), "kernel 'k' declares .explicitcluster: launch it with a cluster shape");
+  LaunchConfig one = config({4}, {1});
+  one.explicit_cluster = true;
+  EXPECT_EQ(expl.check_launch("k", one, kArgs), "");
+  EXPECT_EQ(expl.check_launch("k", config({4}, {1}, 0, {2}), kArgs), "");
   Harness d;
   Module& old = d.load(kernel_ptx("", "sm_80"));
   EXPECT_EQ(refusal(old, config({2}, {1}, 0, {2})), "cluster (2, 1, 1): sm_80 has no clusters (sm_90 and later)");

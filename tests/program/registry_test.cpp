@@ -32,16 +32,16 @@ TEST(Registry, EveryRowIsExecutedOrHasAReason) {
   }
 }
 
-// Lowering's diagnostic carries the reason (§9.7.9.12 st.async).
+// Lowering's diagnostic carries the reason (§9.7.9.14 multimem.st).
 TEST(Registry, UnsupportedDiagnosticGivesTheReason) {
   Device dev;
   std::string diags;
   auto m = dev.load_module(".version 8.7\n.target sm_90a\n.address_size 64\n.entry k()\n{\n"
-                           ".reg .b32 %r<3>;\nst.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r0], %r1, [%r2];\n}\n",
+                           ".reg .b64 %rd<3>;\n.reg .f32 %f<3>;\nmultimem.st.global.f32 [%rd0], %f1;\n}\n",
                            "w.ptx", &diags);
   EXPECT_FALSE(m);
-  EXPECT_NE(diags.find("unsupported: st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 (PTX §9.7.9.12): "
-                       "ptxvm does not execute st.async yet: clusters (issue 16)"),
+  EXPECT_NE(diags.find("unsupported: multimem.st.global.f32 (PTX §9.7.9.14): ptxvm does not execute multimem.st "
+                       "yet: multimem addresses span GPUs; ptxvm runs one device"),
             std::string::npos)
       << diags;
 }

@@ -247,8 +247,8 @@ Manifest parse_manifest(std::string_view text) {
     throw ManifestError("not valid JSON: a number is out of range (beyond ±1.8e308)");
   }
   if (!m.is_object()) fail("the manifest", "an object", m);
-  only_keys(m, "", {"ptx", "kernel", "grid", "block", "cluster", "shared_bytes", "model", "threads",
-                    "cooperative", "timeout_s", "args"});
+  only_keys(m, "", {"ptx", "kernel", "grid", "block", "cluster", "non_portable_cluster", "shared_bytes", "model",
+                    "threads", "cooperative", "timeout_s", "args"});
   for (const char* key : {"ptx", "kernel", "grid", "block"})
     if (!m.contains(key)) throw ManifestError(std::string("missing '") + key + "'");
   Manifest r;
@@ -257,7 +257,14 @@ Manifest parse_manifest(std::string_view text) {
   LaunchConfig& c = r.config;
   c.grid = dim3_at(m["grid"], "grid");
   c.block = dim3_at(m["block"], "block");
-  if (m.contains("cluster")) c.cluster = dim3_at(m["cluster"], "cluster");
+  if (m.contains("cluster")) {
+    c.cluster = dim3_at(m["cluster"], "cluster");
+    c.explicit_cluster = true;
+  }
+  if (m.contains("non_portable_cluster")) {
+    if (!m["non_portable_cluster"].is_boolean()) fail("non_portable_cluster", "true or false", m["non_portable_cluster"]);
+    c.non_portable_cluster = m["non_portable_cluster"].get<bool>();
+  }
   if (m.contains("shared_bytes")) c.shared_bytes = integer_at<uint32_t>(m["shared_bytes"], "shared_bytes");
   if (m.contains("threads")) c.threads = integer_at<unsigned>(m["threads"], "threads", 1, 1024);
   if (m.contains("cooperative")) {

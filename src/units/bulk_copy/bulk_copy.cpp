@@ -14,7 +14,10 @@
 // A kernel that reads the destination, or writes the source, before then sees what a GPU may show.
 // A reduction combines each destination element with its source element as atom does
 // (numeric/atomic_ops.h), atomically per element: other CTAs may reduce into the same global array.
-// Without clusters, .shared::cluster addresses are those of the CTA's own shared memory.
+// A .shared::cluster destination may be another CTA of the cluster (its mbarrier there too); a
+// .multicast::cluster copy lands, with its complete-tx, at the same offsets in every CTA of its
+// ctaMask.
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -70,7 +73,7 @@ public:
 
 // op.aux: a reduction's combine function (0: a copy); op.aux2: the destination's space, then
 // kSharedSource, then a reduction's element bytes from bit kElementShift.
-constexpr uint64_t kSharedSource = 0x100, kElementShift = 16;
+constexpr uint64_t kSharedSource = 0x100, kMulticast = 0x200, kElementShift = 16;
 Space space_of(const std::string& q) { return q == ".global" ? Space::Global : Space::Shared; }
 
 // The host bytes of [address, address + size) in `space`, after the alignment rule of §9.7.9.25.4.1.
@@ -104,10 +107,26 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
     const uint64_t barrier = mem::shared_offset(w.address(op.args[3], l));
     if (barrier % 8)
       w.undefined(l, "'" + op.text + "': the mbarrier operand is not an 8-byte aligned shared address (PTX §9.7.13.15.1)");
-    mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [c] {
-      c.apply();
-      return c.size;
-    });
+    auto expect = [&](const Copy& copy, uint64_t at) {
+      mbarrier::expect_completion(w, at, l, op.text, [copy] {
+        copy.apply();
+        return copy.size;
+      });
+    };
+    if (!(op.aux2 & kMulticast)) return expect(c, barrier);
+    // .multicast::cluster: the same offsets of the destination and the mbarrier in each CTA of ctaMask
+    const uint32_t mask = w.get<uint16_t>(op.args[4], l);
+    if (!w.cta->cluster->holds(mask))
+      w.undefined(l, "'" + op.text + "': ctaMask " + std::to_string(mask) + " names a CTA outside the cluster of " +
+                          std::to_string(w.cta->cluster->ctas.size()) + " (undefined, PTX §9.7.9.25.4.1)");
+    const uint64_t dst = w.shared_target(mem::shared_offset(w.address(op.args[0], l)), l).offset;
+    const uint64_t bar = w.shared_target(barrier, l).offset;
+    for (uint32_t ranks = mask; ranks; ranks &= ranks - 1) {
+      const auto rank = static_cast<uint32_t>(std::countr_zero(ranks));
+      Copy to = c;
+      to.dst = operand(w, op, Space::Shared, mem::cluster_shared_address(rank, dst), size, l, "destination");
+      expect(to, mem::cluster_shared_address(rank, bar));
+    }
   });
 }
 
@@ -142,17 +161,14 @@ namespace {
 
 const program::Registration registered([](program::Registry& r) {
   r["cp.async.bulk §9.7.9.25.4.1"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    if (b.value("multicast")) {
-      why = ".multicast::cluster copies (clusters are not implemented yet)";
-      return false;
-    }
     if (b.value("mask")) {
       why = ".cp_mask byte masks (sm_100) are not implemented yet";
       return false;
     }
     const std::string* dst = b.value("dst");
     const std::string* src = b.value("src");
-    op.aux2 = static_cast<uint64_t>(space_of(dst ? *dst : ".global")) | (src && *src == ".shared::cta" ? kSharedSource : 0);
+    op.aux2 = static_cast<uint64_t>(space_of(dst ? *dst : ".global")) | (src && *src == ".shared::cta" ? kSharedSource : 0) |
+              (b.value("multicast") ? kMulticast : 0);
     op.fn = &bulk_copy;
     return true;
   };

@@ -56,9 +56,11 @@ uint64_t token(const State& s) { return uint64_t(s.pending) | uint64_t(s.phase &
 // op.aux bits.
 enum : uint64_t { kDrop = 1, kExpectTx = 2, kNoComplete = 4, kParity = 8, kNoInc = 16 };
 
-// The object of lane l's address operand: its shared-memory offset (a generic address must lie in
-// the shared window, §9.7.13.15.9) and host bytes.
+// The object of lane l's address operand: the CTA whose shared memory holds it (another CTA of
+// the cluster for a .shared::cluster address, §9.7.13.15.13), its offset there (a generic address
+// must lie in the shared window, §9.7.13.15.9) and its host bytes.
 struct Object {
+  exec::Cta* cta;
   uint32_t offset;
   uint8_t* bytes;
 };
@@ -67,7 +69,9 @@ Object object(Warp& w, const Op& op, const Arg& a, int l) {
   const auto [space, offset] = mem::resolve(a.space != Space::Generic ? a.space : static_cast<Space>(op.aux2), address);
   if (space != Space::Shared)
     w.undefined(l, "mbarrier object outside shared memory (undefined, PTX §9.7.13.15.9)");
-  return {static_cast<uint32_t>(offset), w.access(Space::Shared, offset, 8, l)};
+  uint8_t* bytes = w.access(Space::Shared, offset, 8, l);
+  const Warp::SharedTarget t = w.shared_target(offset, l);
+  return {t.cta, static_cast<uint32_t>(t.offset), bytes};
 }
 
 // A transaction pending on a barrier (mbarrier::expect_completion).
@@ -85,15 +89,15 @@ struct Objects : exec::Unit {
   std::vector<Transaction> pending;
 };
 
-bool valid(Warp& w, uint32_t offset) {
-  const Objects* o = w.cta->units.find<Objects>();
+bool valid(exec::Cta& cta, uint32_t offset) {
+  const Objects* o = cta.units.find<Objects>();
   return o && std::find(o->valid.begin(), o->valid.end(), offset) != o->valid.end();
 }
 
 // The valid object of lane l's address operand, decoded.
 State load(Warp& w, const Op& op, const Arg& a, int l, Object& o) {
   o = object(w, op, a, l);
-  if (!valid(w, o.offset))
+  if (!valid(*o.cta, o.offset))
     w.undefined(l, "'" + op.text + "' on shared address " + std::to_string(o.offset) +
                   ", which holds no initialized mbarrier object (undefined, PTX §9.7.13.15)");
   uint64_t v;
@@ -132,12 +136,12 @@ void arrive_on(Warp& w, const Op& op, int l, const Object& o, State& s, int64_t 
 void init(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Object o = object(w, op, op.args[0], l);
-    if (valid(w, o.offset))
+    if (valid(*o.cta, o.offset))
       w.undefined(l, "mbarrier.init on a valid mbarrier object (undefined until mbarrier.inval, PTX §9.7.13.15.9)");
     const int64_t count = w.get<uint32_t>(op.args[1], l);
     check_range(w, op, l, o, count, 1, "expected arrival count");
     store(o, {count, count, 0, 0});
-    w.cta->unit<Objects>().valid.push_back(o.offset);
+    o.cta->unit<Objects>().valid.push_back(o.offset);
   });
 }
 
@@ -146,7 +150,7 @@ void inval(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Object o;
     load(w, op, op.args[0], l, o);
-    auto& v = w.cta->unit<Objects>().valid;
+    auto& v = o.cta->unit<Objects>().valid;
     v.erase(std::find(v.begin(), v.end(), o.offset));
   });
 }
@@ -224,17 +228,17 @@ void land_pending(Warp& w, const Op& op, uint32_t offset, int l) {
     }
   for (Transaction& t : landing) {
     const uint32_t bytes = t.land();
-    if (!valid(w, offset))
+    if (!valid(*w.cta, offset))
       w.undefined(l, "'" + t.issuer + "' completes on shared address " + std::to_string(offset) +
                                   ", which no longer holds an initialized mbarrier object (undefined, PTX §9.7.13.15)");
     uint8_t* at = w.access(Space::Shared, offset, 8, l);
     uint64_t v;
     std::memcpy(&v, at, 8);
     State s = decode(v);
-    check_range(w, op, l, {offset, at}, s.tx - bytes, -kMaxCount, "tx-count");
+    check_range(w, op, l, {w.cta, offset, at}, s.tx - bytes, -kMaxCount, "tx-count");
     s.tx -= bytes;
     maybe_complete(s);
-    store({offset, at}, s);
+    store({w.cta, offset, at}, s);
   }
 }
 
@@ -267,14 +271,17 @@ void pending_count(Warp& w, const Op& op, uint32_t m) {
 
 }  // namespace
 
-void mbarrier::expect_completion(Warp& w, uint32_t barrier, std::string issuer, std::function<uint32_t()> land) {
-  w.cta->unit<Objects>().pending.push_back({barrier, std::move(issuer), std::move(land)});
+void mbarrier::expect_completion(Warp& w, uint64_t barrier, int lane, std::string issuer,
+                                 std::function<uint32_t()> land) {
+  const Warp::SharedTarget t = w.shared_target(barrier, lane);
+  t.cta->unit<Objects>().pending.push_back({static_cast<uint32_t>(t.offset), std::move(issuer), std::move(land)});
 }
 
 namespace {
 
-// The space qualifier (op.aux2). A .shared::cluster address names an object of the CTA's own
-// shared memory: every CTA is a cluster of one (units/cluster).
+// The space qualifier (op.aux2): .shared::cta and .shared::cluster addresses both resolve through
+// the shared::cluster window (mem::cluster_shared_address), in which .shared::cta ones name the
+// executing CTA's objects.
 bool space(const isa::Bound& b, Op& op, std::string&) {
   op.aux2 = static_cast<uint64_t>(b.value("space") ? Space::Shared : Space::Generic);
   return true;

@@ -14,9 +14,11 @@ class Warp;
 
 namespace ptxvm::units::mbarrier {
 
-// A pending transaction on the mbarrier at shared offset `barrier` of w's CTA: `land` writes the
+// A pending transaction, issued by lane `lane` of `w`, on the mbarrier at shared::cluster address
+// `barrier` (a shared::cta address: w's own CTA; mem::cluster_shared_address): `land` writes the
 // operation's bytes and returns how many it wrote, the tx-count it completes. `issuer` names the
 // instruction in reports (a barrier that is no longer valid when it lands).
-void expect_completion(exec::Warp& w, uint32_t barrier, std::string issuer, std::function<uint32_t()> land);
+void expect_completion(exec::Warp& w, uint64_t barrier, int lane, std::string issuer,
+                       std::function<uint32_t()> land);
 
 }  // namespace ptxvm::units::mbarrier

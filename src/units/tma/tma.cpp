@@ -12,6 +12,7 @@
 // move at the latest moment the ISA allows, as for bulk copies (units/bulk_copy): a load when a
 // thread next observes its mbarrier's phase, completing the box's bytes as its tx-count; a store
 // when a wait retires its bulk group.
+#include <bit>
 #include <algorithm>
 #include <iterator>
 #include <optional>
@@ -181,6 +182,9 @@ void check_store_start(Warp& w, const Op& op, const Box& b, int l) {
                     " of dimension " + std::to_string(d) + ", before the tensor (tests/hw/tma: the H100 faults)");
 }
 
+// op.aux of a tensor copy: its rank, and kMulticast for .multicast::cluster.
+constexpr uint64_t kMulticast = 0x100;
+
 unsigned rank_of(const isa::Bound& b) {
   const std::string* d = b.value("dim");
   return d ? static_cast<unsigned>((*d)[1] - '0') : 1;
@@ -190,7 +194,7 @@ unsigned rank_of(const isa::Bound& b) {
 //   [dstMem], [tensorMap, tensorCoords], [mbar]
 void load(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
-    Box b = read_box(w, op, op.args[1], static_cast<unsigned>(op.aux), l);
+    Box b = read_box(w, op, op.args[1], static_cast<unsigned>(op.aux & 7), l);
     if (b.map.im2col != (op.aux2 != 0))
       w.undefined(l, "'" + op.text + "': an " + (b.map.im2col ? "im2col" : "tiled") +
                                                         " tensor map with a copy in the other mode (PTX §9.7.9.25.5.2)");
@@ -202,12 +206,27 @@ void load(Warp& w, const Op& op, uint32_t m) {
     b.shared = mem::shared_offset(w.address(op.args[0], l));
     if (b.shared % 128)
       w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
-    w.access(Space::Shared, b.shared, b.bytes(), l, false);  // the whole box inside shared memory
     const uint64_t barrier = mem::shared_offset(w.address(op.args[2], l));
-    mbarrier::expect_completion(w, static_cast<uint32_t>(barrier), op.text, [b] {
-      b.apply();
-      return b.bytes();
-    });
+    auto expect = [&](const Box& box, uint64_t at) {
+      w.access(Space::Shared, box.shared, box.bytes(), l, false);  // the whole box inside shared memory
+      mbarrier::expect_completion(w, at, l, op.text, [box] {
+        box.apply();
+        return box.bytes();
+      });
+    };
+    if (!(op.aux & kMulticast)) return expect(b, barrier);
+    // .multicast::cluster: the box and its complete-tx at the same offsets in each CTA of ctaMask
+    const uint32_t mask = w.get<uint16_t>(op.args.at(3 + (op.aux2 != 0)), l);
+    if (!w.cta->cluster->holds(mask))
+      w.undefined(l, "'" + op.text + "': ctaMask " + std::to_string(mask) + " names a CTA outside the cluster of " +
+                          std::to_string(w.cta->cluster->ctas.size()) + " (undefined, PTX §9.7.9.25.5.2)");
+    const uint64_t dst = w.shared_target(b.shared, l).offset, bar = w.shared_target(barrier, l).offset;
+    for (uint32_t ranks = mask; ranks; ranks &= ranks - 1) {
+      const auto rank = static_cast<uint32_t>(std::countr_zero(ranks));
+      Box to = b;
+      to.shared = mem::cluster_shared_address(rank, dst);
+      expect(to, mem::cluster_shared_address(rank, bar));
+    }
   });
 }
 
@@ -308,8 +327,8 @@ bool tile_mode(const isa::Bound& b, std::string& why, bool im2col_too = false) {
     why = *mode + " tensor copies are not implemented yet";
     return false;
   }
-  if (b.value("multicast") || b.value("cta_group")) {
-    why = "multicast and .cta_group tensor copies need clusters (not implemented yet)";
+  if (b.value("cta_group")) {
+    why = ".cta_group tensor copies (sm_100 CTA pairs, tcgen05) are not implemented yet";
     return false;
   }
   return true;
@@ -320,7 +339,7 @@ const program::Registration registered([](program::Registry& r) {
     if (!tile_mode(b, why, true)) return false;
     const std::string* dst = b.value("dst");
     const std::string* mode = b.value("mode");
-    op.aux = rank_of(b);
+    op.aux = rank_of(b) | (b.value("multicast") ? kMulticast : 0);
     op.aux2 = mode && *mode == ".im2col";
     op.fn = dst && *dst == ".global" ? &store : &load;
     return true;
