@@ -398,6 +398,15 @@ Dim3 unlinear(uint64_t i, Dim3 d) {
 
 }  // namespace
 
+uint64_t cluster_count(const Launch& l) {
+  return Dim3{l.grid.x / l.cluster.x, l.grid.y / l.cluster.y, l.grid.z / l.cluster.z}.count();
+}
+
+Dim3 cluster_origin(const Launch& l, uint64_t i) {
+  const Dim3 at = unlinear(i, {l.grid.x / l.cluster.x, l.grid.y / l.cluster.y, l.grid.z / l.cluster.z});
+  return {at.x * l.cluster.x, at.y * l.cluster.y, at.z * l.cluster.z};
+}
+
 namespace {
 
 // Where the warps of a CTA in flight are, for an interruption report: one line per CTA, warps at
@@ -449,9 +458,9 @@ std::optional<FaultReport> run(Launch& launch) {
   // The work is clusters (§2.2.2; a launch without one has clusters of one CTA), each run as a
   // unit on one host thread: its CTAs resident together and interleaved.
   const Dim3 cluster = launch.cluster;
-  const Dim3 clusters{launch.grid.x / cluster.x, launch.grid.y / cluster.y, launch.grid.z / cluster.z};
-  const uint64_t cluster_ctas = cluster.count(), nclusters = clusters.count();
-  std::atomic<uint64_t> next{0};
+  const uint64_t cluster_ctas = cluster.count(), nclusters = cluster_count(launch);
+  std::atomic<uint64_t>& next = launch.next_cluster;
+  next = 0;
   std::atomic<bool> stop{false};
   std::mutex fault_mutex;
   std::optional<FaultReport> fault;
@@ -538,15 +547,15 @@ std::optional<FaultReport> run(Launch& launch) {
     // Starts cluster i: its CTAs, ranked x first (§10.15), co-resident from now on.
     auto start = [&](uint64_t i) {
       auto r = std::make_unique<Resident>();
-      const Dim3 at = unlinear(i, clusters);
-      r->cluster.id = at;
+      const Dim3 origin = cluster_origin(launch, i);
+      r->cluster.id = {origin.x / cluster.x, origin.y / cluster.y, origin.z / cluster.z};
       for (uint32_t rank = 0; rank < cluster_ctas; ++rank) {
         if (spare.empty()) spare.push_back(std::make_unique<Cta>());
         r->ctas.push_back(std::move(spare.back()));
         spare.pop_back();
         Cta& cta = *r->ctas.back();
         const Dim3 in = unlinear(rank, cluster);
-        init_cta(launch, cta, {at.x * cluster.x + in.x, at.y * cluster.y + in.y, at.z * cluster.z + in.z}, host_thread);
+        init_cta(launch, cta, {origin.x + in.x, origin.y + in.y, origin.z + in.z}, host_thread);
         cta.cluster = &r->cluster;
         cta.rank = rank;
         cta.finished = false;

@@ -56,6 +56,9 @@ struct Launch {
   double watchdog_seconds = 0;       // 0: none; else a report when the launch runs longer
   mma::Model tensor_model = mma::Model::Sm90;  // floating-point mma/wmma arithmetic (src/mma)
   const std::atomic<bool>* cancel = nullptr;  // when it turns true, stop and report where (interrupt)
+  // The next cluster to start (cluster_origin numbers them); clusterlaunchcontrol.try_cancel takes
+  // clusters from it too (§9.7.13.17), so that a cancelled cluster never starts.
+  mutable std::atomic<uint64_t> next_cluster{0};
 };
 
 struct Cluster;
@@ -103,6 +106,10 @@ struct Cluster {
   // Whether every rank of a ctaMask (bit r: rank r, §9.7.9.25.4.1) is a CTA of the cluster.
   bool holds(uint32_t mask) const { return ctas.size() >= 32 || (mask >> ctas.size()) == 0; }
 };
+
+// The launch's clusters, and the first CTA (rank 0) of cluster i of them, x fastest.
+uint64_t cluster_count(const Launch& launch);
+Dim3 cluster_origin(const Launch& launch, uint64_t i);
 
 // Host bytes one resident CTA of `launch` takes: registers, shared and local memory.
 uint64_t cta_footprint(const Launch& launch);

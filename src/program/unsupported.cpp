@@ -23,8 +23,6 @@ constexpr Reason kByFamily[] = {
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.red §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
-    {"clusterlaunchcontrol.try_cancel §9.7.13.17", "clusters (issue 16)"},
-    {"clusterlaunchcontrol.query_cancel §9.7.13.18", "clusters (issue 16)"},
 };
 
 }  // namespace
