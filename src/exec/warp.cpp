@@ -157,7 +157,7 @@ uint64_t Warp::special(const program::Arg& a, int lane) const {
            : r == SpecialReg::GlobaltimerHi ? (ns >> 32) : ns;
   }
   case SpecialReg::DynamicSmemSize: return l.dynamic_shared;
-  case SpecialReg::TotalSmemSize:
+  case SpecialReg::TotalSmemSize: return (cta->shared.bytes.size() + 127) / 128 * 128;  // as an H100 (tests/hw/cluster)
   case SpecialReg::AggrSmemSize: return cta->shared.bytes.size();
   // Clusters (§10.11-§10.17): a launch without one runs each CTA as a cluster of one.
   case SpecialReg::IsExplicitCluster: return l.explicit_cluster;

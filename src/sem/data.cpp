@@ -313,7 +313,8 @@ void createpolicy(Warp& w, const Op& op, uint32_t m) {
 }
 
 // isspacep.space p, a (§9.7.9.19): whether generic address a lies in the space's window; the
-// kernel parameter window counts as global too.
+// kernel parameter window counts as global too. op.aux: .shared / .shared::cta, whose window is
+// the executing CTA's shared memory alone (§5.1.7), not the cluster's.
 void isspacep(Warp& w, const Op& op, uint32_t m) {
   static constexpr uint64_t kWindow[] = {0, 0, mem::kSharedWindow, mem::kLocalWindow,
                                          mem::kConstWindow, mem::kParamWindow};
@@ -322,6 +323,10 @@ void isspacep(Warp& w, const Op& op, uint32_t m) {
     uint64_t a = w.get<uint64_t>(op.args[1], l);
     auto in = [&](Space s) { return a - kWindow[static_cast<size_t>(s)] < mem::kWindowSize && a >= kWindow[static_cast<size_t>(s)]; };
     bool r = space == Space::Global ? !in(Space::Shared) && !in(Space::Local) && !in(Space::Const) : in(space);
+    if (r && op.aux) {  // another CTA's shared memory is not in the shared::cta window
+      const uint64_t field = (a - mem::kSharedWindow) >> mem::kClusterRankShift;
+      r = field == 0 || field == w.cta->rank + 1;
+    }
     w.set_pred(op.args[0], l, r);
   });
 }
@@ -399,6 +404,7 @@ const program::Registration registered([](program::Registry& r) {
   r["createpolicy.cvt §9.7.9.18"] = select_createpolicy<0>;
   r["isspacep §9.7.9.19"] = [](const isa::Bound& b, Op& op, std::string&) {
     op.aux2 = static_cast<uint64_t>(space_for(b, "space"));
+    op.aux = axis(b, "space") == ".shared" || axis(b, "space") == ".shared::cta";
     op.fn = &isspacep;
     return true;
   };

@@ -9,6 +9,8 @@
 //   hw/mma       tests/hw/mma/mma_kernels.ptx (tests/sem/mma_hw_test.cpp)
 //   hw/wgmma     tests/hw/wgmma/wgmma_kernels.ptx (tests/units/wgmma_hw_test.cpp)
 //   hw/tma       tests/hw/tma/tma_kernels.ptx (tests/units/tma_hw_test.cpp)
+//   hw/cluster   tests/hw/cluster/cluster_kernels.ptx (tests/units/cluster_hw_test.cpp) and
+//                tests/hw/cluster_gemm/gemm.ptx (tests/units/cluster_gemm_hw_test.cpp)
 //   hw/float     the texts of tests/hw/float/variants.inc (tests/sem/float_hw_test.cpp)
 //   hw/video     the texts of tests/hw/video/inputs.h (tests/sem/video_hw_test.cpp)
 //   hw/mbarrier  the kernels of tests/units/mbarrier_test.cpp that tests/hw/mbarrier ran on an H100
@@ -174,6 +176,8 @@ int main(int argc, char** argv) {
   c.module("hw/mma", "tests/hw/mma/mma_kernels.ptx", read(root / "tests/hw/mma/mma_kernels.ptx"));
   c.module("hw/wgmma", "tests/hw/wgmma/wgmma_kernels.ptx", read(root / "tests/hw/wgmma/wgmma_kernels.ptx"));
   c.module("hw/tma", "tests/hw/tma/tma_kernels.ptx", read(root / "tests/hw/tma/tma_kernels.ptx"));
+  c.module("hw/cluster", "tests/hw/cluster/cluster_kernels.ptx", read(root / "tests/hw/cluster/cluster_kernels.ptx"));
+  c.module("hw/cluster", "tests/hw/cluster_gemm/gemm.ptx", read(root / "tests/hw/cluster_gemm/gemm.ptx"));
   for (const Text& t : kFloat)  // float_hw_test.cpp skips this one: outside §9.7.7.1's syntax
     if (std::string_view(t.text) != "set.ltu.bf16.bf16") c.text("hw/float", t);
   for (const Text& t : kCvt) c.text("hw/cvt", t);
