@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #define CHECK(x)                                                                                   \
   do {                                                                                             \
@@ -25,4 +27,22 @@ inline void use_first_device() {
   CUcontext ctx;
   CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK(cuCtxSetCurrent(ctx));
+}
+
+// Loads the PTX file at `path` with the driver JIT into a module of device 0's primary context
+// (made current); exits with the JIT's log when it does not load.
+inline CUmodule load_ptx(const char* path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  use_first_device();
+  CUmodule mod;
+  char log[16384] = {0};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(sizeof log)};
+  if (cuModuleLoadDataEx(&mod, ss.str().c_str(), 2, opts, vals) != CUDA_SUCCESS) {
+    std::fprintf(stderr, "PTX load failed:\n%s\n", log);
+    std::exit(1);
+  }
+  return mod;
 }

@@ -386,18 +386,7 @@ int main(int argc, char** argv) {
   if (index >= kLaunchCount) return 2;
   const Launch& l = kLaunches[index];
   const std::string dir = argv[2];
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  use_first_device();
-  CUmodule mod;
-  char log[16384] = {0};
-  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* vals[] = {log, reinterpret_cast<void*>(sizeof log)};
-  if (cuModuleLoadDataEx(&mod, ss.str().c_str(), 2, opts, vals) != CUDA_SUCCESS) {
-    std::fprintf(stderr, "PTX load failed:\n%s\n", log);
-    return 1;
-  }
+  CUmodule mod = load_ptx(argv[1]);
   CUfunction fn;
   CHECK(cuModuleGetFunction(&fn, mod, l.kernel));
   if (l.non_portable) {

@@ -26,18 +26,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const unsigned only = unsigned(std::stoul(argv[3])), only_set = unsigned(std::stoul(argv[4]));
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  use_first_device();
-  CUmodule mod;
-  char log[16384] = {0};
-  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* vals[] = {log, reinterpret_cast<void*>(sizeof log)};
-  if (cuModuleLoadDataEx(&mod, ss.str().c_str(), 2, opts, vals) != CUDA_SUCCESS) {
-    std::fprintf(stderr, "PTX load failed:\n%s\n", log);
-    return 1;
-  }
+  CUmodule mod = load_ptx(argv[1]);
   std::string file;
   {
     const ptxvm_hw_tma::Text& t = ptxvm_hw_tma::kTexts[only];
