@@ -11,6 +11,7 @@
 
 #include "exec/engine.h"
 #include "exec/warp.h"
+#include "isa/types.h"
 #include "numeric/atomic_ops.h"
 #include "program/registry.h"
 #include "units/mbarrier/mbarrier.h"
@@ -68,7 +69,7 @@ void store(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-uint64_t type_bytes(const std::string& t) { return t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64" ? 8 : t.size() == 3 ? 1 : t.back() == '6' ? 2 : 4; }
+uint64_t type_bytes(const std::string& t) { return isa::type_info(t)->bits / 8; }
 
 const program::Registration registered([](program::Registry& r) {
   r["st.async §9.7.9.12"] = [](const isa::Bound& b, Op& op, std::string&) {
