@@ -15,6 +15,12 @@
 //    the instruction's .rnd.
 //  - .kind::f8f6f4 and the block-scaled kinds (sm_120a only, never recorded): summed exactly, as
 //    `Exact`.
+// tcgen05.mma (sm_100) has no GPU here to record: its rows below are MODELLED, not measured, on
+// the public measurements of the Blackwell tensor cores (Xie et al., MMA-Sim, arXiv:2511.10909;
+// Khattak & Mikaitis, arXiv:2512.07004): for f16/bf16/tf32/f8f6f4, all K products of the
+// instruction and C in one block, exact products aligned 25 fraction bits below the block's
+// largest exponent with truncation, an f32 result rounded toward zero (the HMMA block below with
+// each operand's own format). A measurement that disagrees corrects the row, not the code.
 // NaN results are the canonical NaN; Inf x 0 and Inf - Inf give it too.
 #include "mma/arith.h"
 
@@ -194,6 +200,8 @@ struct RecipeRow {
 };
 // First match wins. Read from the SASS ptxas 13.0 emits for sm_90 and confirmed by the vectors.
 const RecipeRow kSm90Recipes[] = {
+    // sm100 (modelled, see the top of this file): one block of all K, 25 fraction bits
+    {[](const FloatClass& c) { return c.tcgen05; }, {Path::Hmma, 0, 25}},
     {[](const FloatClass& c) { return !c.wgmma && (c.a == Type::E4M3 || c.a == Type::E5M2); }, {Path::HmmaHalves}},
     // wgmma fp8: one block of all K products and C, aligned 13 bits below the largest nominal
     // exponent (each fp8 operand's own); an f32 result keeps 13 fraction bits of the sum (H100,
@@ -254,12 +262,21 @@ uint64_t to_format(const Format& out, const Term& t) {
 // The minimum exponent of the format an HMMA sees operand type t in: f16 for mma.sync's fp8
 // emulation, the operand's own format on wgmma's native fp8 datapath.
 int hmma_input_emin(const FloatClass& cls, Type t) {
-  return 1 - (is_fp8(t) && !cls.wgmma ? numeric::kF16 : format_of(t)).bias;
+  return 1 - (is_fp8(t) && !cls.wgmma && !cls.tcgen05 ? numeric::kF16 : format_of(t)).bias;
 }
 
 Term decode_for_hmma(Type t, uint64_t bits, int emin) {
   Term x = decode(t, bits);
   if (x.cls == Class::Normal || x.cls == Class::Subnormal) x.nominal = nominal(x.sig, x.exp, emin);
+  return x;
+}
+
+// C as the block sees it: scaled by 2^-c_scale exactly (scale-input-d), its nominal exponent
+// lowered with it.
+Term decode_c(const FloatClass& cls, uint64_t bits) {
+  const int scale = static_cast<int>(cls.c_scale);
+  Term x = decode_for_hmma(cls.c, bits, 1 - format_of(cls.c).bias - scale);
+  if (x.cls == Class::Normal || x.cls == Class::Subnormal) x.exp -= scale, x.nominal -= scale;
   return x;
 }
 
@@ -293,7 +310,7 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
   const int out_emin = 1 - out.bias;
   if (rc.path == Path::Hmma) {  // blocks of rc.block products in k order, the first starting at C
     Term acc = ct;
-    int acc_emin = 1 - format_of(cls.c).bias;
+    int acc_emin = 1 - format_of(cls.c).bias - static_cast<int>(cls.c_scale);
     uint64_t bits = 0;
     for (unsigned k0 = 0; k0 < cls.k; k0 += rc.block) {  // each block one HMMA, specials and all
       Products ps;
@@ -343,7 +360,7 @@ uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b,
     at[k] = decode_for_hmma(cls.a, a[k], emin_a);
     bt[k] = decode_for_hmma(cls.b, b[k], emin_b);
   }
-  return sm90_dot(cls, recipe(cls), at.data(), bt.data(), decode_for_hmma(cls.c, c, 1 - format_of(cls.c).bias));
+  return sm90_dot(cls, recipe(cls), at.data(), bt.data(), decode_c(cls, c));
 }
 
 // The NaN the H200's DMMA creates for Inf x 0 and Inf - Inf: negative, quiet, no payload.
@@ -400,7 +417,8 @@ uint64_t fma_chain_f64(const FloatClass& cls, const uint64_t* a, const uint64_t*
 template <typename Factors>
 uint64_t exact_sum_of(const FloatClass& cls, Factors factors, uint64_t c) {
   const Format& out = format_of(cls.d);
-  const Term ct = decode(cls.c, c);
+  Term ct = decode(cls.c, c);
+  ct.exp -= static_cast<int>(cls.c_scale);
   Special sp;
   ExactSum s;
   bool any_nonzero = false, all_negative_zero = ct.cls != Class::Zero || ct.negative;
@@ -666,7 +684,7 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
     return;
   }
   const Recipe rc = recipe(cls);
-  if (rc.path != Path::Hmma || rc.block != k || k > kTileMaxK) return sm90_gemm(cls, rc, rows, cols, a, b, c, d);
+  if (rc.path != Path::Hmma || rc.block != k || k > kTileMaxK || cls.c_scale) return sm90_gemm(cls, rc, rows, cols, a, b, c, d);
   // One HMMA block per element: the vector tile path, on blocks that fit its bounds (a warpgroup's
   // 64 x 256 tile is 32 of them), each block by the element path when it holds an Inf or NaN.
   const unsigned cb = std::min(cols, std::max(kTileLanes, kTileMax / k / kTileLanes * kTileLanes));
@@ -701,14 +719,13 @@ void sm90_gemm(const FloatClass& cls, const Recipe& rc, unsigned rows, unsigned 
   at.resize(size_t{rows} * k);
   bt.resize(size_t{cols} * k);
   const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
-  const int c_emin = 1 - format_of(cls.c).bias;
   for (size_t i = 0; i < at.size(); ++i) at[i] = decode_for_hmma(cls.a, a[i], emin_a);
   for (unsigned kk = 0; kk < k; ++kk)  // bt: column-major, each column's k terms contiguous
     for (unsigned j = 0; j < cols; ++j) bt[size_t{j} * k + kk] = decode_for_hmma(cls.b, b[size_t{kk} * cols + j], emin_b);
   for (unsigned i = 0; i < rows; ++i)
     for (unsigned j = 0; j < cols; ++j)
       d[i * cols + j] = sm90_dot(cls, rc, &at[size_t{i} * k], &bt[size_t{j} * k],
-                                 decode_for_hmma(cls.c, c[i * cols + j], c_emin));
+                                 decode_c(cls, c[i * cols + j]));
 }
 
 }  // namespace

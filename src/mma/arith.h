@@ -31,6 +31,8 @@ struct FloatClass {
   bool wmma = false;
   bool f8f6f4 = false;  // mma .kind::f8f6f4 (sm_120a): no Hopper runs it, so `Sm90` sums it exactly
   bool wgmma = false;   // wgmma.mma_async (§9.7.15): the warpgroup datapath, not mma.sync's
+  bool tcgen05 = false; // tcgen05.mma (§9.7.16.10): the Blackwell datapath, modelled (arith.cpp)
+  unsigned c_scale = 0; // C enters as C * 2^-c_scale (tcgen05.mma's scale-input-d)
 };
 
 // D[i][j] for one (i, j): a[0..k) is row i of A, b[0..k) column j of B, as element bits

@@ -14,6 +14,24 @@ MatrixDescriptor decode_descriptor(uint64_t bits) {
   return d;
 }
 
+std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescriptor& out) {
+  out = decode_descriptor(bits);
+  const unsigned swizzle = static_cast<unsigned>(bits >> 61);
+  if (((bits >> 46) & 7) != 1)
+    return "bits 46-48 of the shared-memory descriptor must hold the constant 0b001, not " +
+           std::to_string((bits >> 46) & 7) + " (§9.7.16.4.1 Table 40)";
+  if (swizzle == 3 || swizzle == 5 || swizzle == 7)
+    return "the shared-memory descriptor's swizzle mode " + std::to_string(swizzle) +
+           " is invalid (0, 1, 2, 4 or 6, §9.7.16.4.1 Table 40)";
+  if (swizzle == 1)
+    return "unsupported: 128-byte swizzling with 32-byte atomicity (swizzle mode 1, §9.7.16.10.6) is not "
+           "implemented yet";
+  if ((bits >> 52) & 1)
+    return "unsupported: the absolute leading-dimension address mode (bit 52, §9.7.16.3.1.2, sm_103a) is not "
+           "implemented yet";
+  return std::nullopt;
+}
+
 uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,
                              unsigned k) {
   const unsigned per_chunk = 128 / elem_bits;  // T: elements in 16 bytes

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace ptxvm::mma {
 
@@ -34,6 +36,13 @@ MatrixDescriptor decode_descriptor(uint64_t bits);
 // pattern row of an address is ((address >> 7) - base offset) mod 2^B. So the swizzle follows
 // the absolute address (a start address inside a pattern needs no base offset), and a base
 // offset of (start >> 7) & 7 anchors the pattern at the start instead (H100: tests/hw/wgmma).
+// A tcgen05 shared-memory descriptor (§9.7.16.4.1 Table 40, 000_70a4b524dfe259fa.txt): the
+// fields above, the fixed 0b001 in bits 46-48, the leading-dimension mode in bit 52, and a 3-bit
+// swizzle in bits 61-63 (0 none, 1 128B with 32B atomicity, 2 128B, 4 64B, 6 32B) that is the
+// wgmma encoding in bits 62-63 with bit 61 added. The canonical layouts (§9.7.16.3.3) are
+// wgmma's. Returns what makes `bits` invalid (or a mode ptxvm does not execute), else nullopt.
+std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescriptor& out);
+
 uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,
                              unsigned k);
 

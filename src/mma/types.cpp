@@ -37,4 +37,17 @@ unsigned register_bits(Type t) {
   }
 }
 
+std::array<uint8_t, 16> unpack_b8x16(const uint8_t* row, unsigned bits) {
+  std::array<uint8_t, 16> out{};
+  for (unsigned i = 0; i < 16; ++i) {
+    if (bits == 8) {
+      out[i] = row[i];
+      continue;
+    }
+    unsigned at = bits * i, v = row[at / 8] | (at / 8 + 1 < 16 ? row[at / 8 + 1] << 8 : 0);
+    out[i] = static_cast<uint8_t>((v >> (at % 8)) & ((1u << bits) - 1));
+  }
+  return out;
+}
+
 }  // namespace ptxvm::mma

@@ -614,27 +614,6 @@ struct ByteMatrices {
   unsigned packed_bits = 8; // ldmatrix source elements: 8 (.b8), 6 (.b6x16_p32), 4 (.b4x16_p64)
 };
 
-// A row of shared memory as 16 bytes. .b6x16_p32 / .b4x16_p64 (§9.7.14.5.15): sixteen unsigned
-// 6-bit (4-bit) elements and 32 (64) bits of padding make the 16-byte row; each element becomes a
-// byte, zero-extended: its bits in bits 5..0 (3..0) of the byte. The ISA draws the unpacking only
-// in figures (§9.7.16.9.1, tcgen05.cp's "decompression", Figures 194-198); CUTLASS
-// include/cute/atom/mma_traits_sm120.hpp (fp4_shift_A) says it: "ld.matrix b4x16_p64 places FP4
-// data at the first four bits in each eight-bit container" and FP6 needs no shift. Element i
-// occupies bits n*i .. n*i + n - 1 of the row read as a little-endian number, the padding last
-// (our choice: the order of packed sub-byte elements everywhere in CUTLASS and PTX memory).
-std::array<uint8_t, 16> unpack_row(const uint8_t* row, unsigned bits) {
-  std::array<uint8_t, 16> out{};
-  for (unsigned i = 0; i < 16; ++i) {
-    if (bits == 8) {
-      out[i] = row[i];
-      continue;
-    }
-    unsigned at = bits * i, v = row[at / 8] | (at / 8 + 1 < 16 ? row[at / 8 + 1] << 8 : 0);
-    out[i] = static_cast<uint8_t>((v >> (at % 8)) & ((1u << bits) - 1));
-  }
-  return out;
-}
-
 void ldmatrix_b8(Warp& w, const Op& op, uint32_t m) {
   if (!whole_warp(w, op, m)) return;
   const ByteMatrices& p = *reinterpret_cast<const ByteMatrices*>(op.aux);
@@ -642,7 +621,7 @@ void ldmatrix_b8(Warp& w, const Op& op, uint32_t m) {
   std::vector<std::array<uint8_t, 16>> rows(size_t{p.l.sets} * p.l.rows);
   for (size_t r = 0; r < rows.size(); ++r) {
     int lane = static_cast<int>(r);
-    rows[r] = unpack_row(w.access(space, w.address(op.args[1], lane), 16, lane), p.packed_bits);
+    rows[r] = mma::unpack_b8x16(w.access(space, w.address(op.args[1], lane), 16, lane), p.packed_bits);
   }
   for (int lane = 0; lane < 32; ++lane)
     for (unsigned reg = 0; reg < p.l.regs(); ++reg) {

@@ -79,6 +79,7 @@ struct Transaction {
   uint32_t barrier;
   std::string issuer;
   std::function<uint32_t()> land;
+  uint32_t arrivals;  // the count of the arrive-on it performs when it lands
 };
 
 // The unit's state in one CTA: the shared-memory offsets that hold a valid object, and the
@@ -236,7 +237,9 @@ void land_pending(Warp& w, const Op& op, uint32_t offset, int l) {
     std::memcpy(&v, at, 8);
     State s = decode(v);
     check_range(w, op, l, {w.cta, offset, at}, s.tx - bytes, -kMaxCount, "tx-count");
+    check_range(w, op, l, {w.cta, offset, at}, s.pending - t.arrivals, 0, "pending arrival count");
     s.tx -= bytes;
+    s.pending -= t.arrivals;
     maybe_complete(s);
     store({w.cta, offset, at}, s);
   }
@@ -272,9 +275,9 @@ void pending_count(Warp& w, const Op& op, uint32_t m) {
 }  // namespace
 
 void mbarrier::expect_completion(Warp& w, uint64_t barrier, int lane, std::string issuer,
-                                 std::function<uint32_t()> land) {
+                                 std::function<uint32_t()> land, uint32_t arrivals) {
   const Warp::SharedTarget t = w.shared_target(barrier, lane);
-  t.cta->unit<Objects>().pending.push_back({static_cast<uint32_t>(t.offset), std::move(issuer), std::move(land)});
+  t.cta->unit<Objects>().pending.push_back({static_cast<uint32_t>(t.offset), std::move(issuer), std::move(land), arrivals});
 }
 
 namespace {

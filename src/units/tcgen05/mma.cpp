@@ -1,0 +1,352 @@
+// tcgen05.mma (PTX §9.7.16.10, 000_70a4b524dfe259fa.txt): D = A*B + D in Tensor Memory, issued by
+// one thread, landing asynchronously (tensor_memory.h).
+//
+// The instruction descriptor (a register, §9.7.16.4.2 Table 42) gives M, N, the element types,
+// negation, transposition (MN-major A/B) and saturation; K follows from .kind (Table 39). A comes
+// from shared memory through its matrix descriptor or from Tensor Memory; B from shared memory.
+// With .cta_group::2 the CTA pair computes together (§9.7.16.5.1): each CTA holds M/2 rows of A
+// and N/2 columns of B (the even CTA the first half) at the same descriptors in its own shared
+// memory, and the M/2 rows of D that its A rows give, in its own Tensor Memory.
+//
+// Where row i, column j of a CTA's part of D lies, relative to d-tmem (the data-path layouts of
+// §9.7.16.10.5, drawn only in its figures; these are CUTLASS's tmem_frg layouts,
+// include/cute/atom/mma_traits_sm100_frag.hpp):
+//   M = 128, .cta_group::1 (Layout D), M = 256 (Layout A): lane i, column j
+//   M = 64,  .cta_group::1 (Layout F): lane (i%16) + 32(i/16), column j; d-tmem's lane 0 or 16
+//   M = 128, .cta_group::2 (Layout B): lane i + 64(j / (N/2)), column j % (N/2)
+// A in Tensor Memory puts row i in D's row lanes (column j = 0) and packs K along the columns:
+// 32 / bits elements per cell, the first in the low bits; a 6- or 4-bit element takes a byte, as
+// in the 8-bit containers of mma (e2m1 in bits 5..2, e3m2/e2m3 in bits 5..0, §9.7.14.5.14; the
+// figures of §9.7.16.10.4.3 are not in the text). In shared memory an 8-, 6- or 4-bit element
+// takes a byte of the canonical layout, and a 16-byte chunk packs its 16 elements first, the
+// padding last (.b6x16_p32 / .b4x16_p64, §9.7.16.10.4.4).
+//
+// The arithmetic is mma::gemm on the tcgen05 rows of the model (src/mma/arith.cpp: modelled on
+// public measurements, not recorded; no Blackwell GPU is at hand).
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/engine.h"
+#include "exec/warp.h"
+#include "isa/idesc.h"
+#include "mma/arith.h"
+#include "mma/descriptor.h"
+#include "mma/types.h"
+#include "program/registry.h"
+#include "units/tcgen05/tensor_memory.h"
+
+namespace ptxvm::units::tcgen05 {
+namespace {
+
+using exec::Warp;
+using mma::Type;
+using program::Arg;
+using program::ArgKind;
+using program::Op;
+
+enum class Kind : uint8_t { F16, TF32, F8F6F4, I8 };
+
+// What the instruction is, fixed at load time (op.aux points at it).
+struct Plan {
+  isa::Bound bound;
+  Kind kind = Kind::F16;
+  unsigned group = 1;   // .cta_group::1 or ::2
+  bool a_tmem = false;  // A in Tensor Memory ([a-tmem]) rather than through a-desc
+  int disable = -1;     // operand index of disable-output-lane, if written
+  unsigned enable = 4;  // operand index of enable-input-d
+  unsigned scale = 0;   // scale-input-d
+};
+
+// The instruction descriptor decoded (Table 42).
+struct Shape {
+  Type a, b, d;
+  unsigned m, n, k;
+  bool saturate, negate_a, negate_b, a_mn_major, b_mn_major;
+};
+
+std::optional<std::string> decode_idesc(const Plan& p, uint32_t x, Shape& s) {
+  auto bit = [&](unsigned i) { return ((x >> i) & 1u) != 0; };
+  const unsigned dtype = (x >> 4) & 3, atype = (x >> 7) & 7, btype = (x >> 10) & 7;
+  const isa::MmaShape mn = isa::idesc_shape(p.bound, x);
+  s.m = mn.m, s.n = mn.n;
+  s.saturate = bit(3), s.negate_a = bit(13), s.negate_b = bit(14), s.a_mn_major = bit(15), s.b_mn_major = bit(16);
+  if (auto bad = isa::check_idesc_shape(p.bound, x)) return *bad;
+  if (bit(2)) return std::string("the instruction descriptor's sparsity bit (2) is set on a dense tcgen05.mma");
+  if (bit(6) || bit(23) || bit(29))
+    return "reserved bit " + std::to_string(bit(6) ? 6 : bit(23) ? 23 : 29) + " of the instruction descriptor is set";
+  if (x >> 30) return std::string("the maximum shift (bits 30-31) applies to .ws only");
+  if (p.kind != Kind::I8 && s.saturate) return std::string("saturation (bit 3) applies to .kind::i8 only");
+  auto type = [&](unsigned code, Type& t) -> bool {
+    switch (p.kind) {
+    case Kind::F16: t = code == 0 ? Type::F16 : Type::BF16; return code <= 1;
+    case Kind::TF32: t = Type::TF32; return code == 2;
+    case Kind::I8: t = code == 0 ? Type::U8 : Type::S8; return code <= 1;
+    case Kind::F8F6F4: {
+      static const Type kTypes[] = {Type::E4M3, Type::E5M2, Type::E4M3, Type::E2M3, Type::E3M2, Type::E2M1};
+      t = code < 6 ? kTypes[code] : Type::E4M3;
+      return code != 2 && code < 6;
+    }
+    }
+    return false;
+  };
+  if (!type(atype, s.a)) return "atype " + std::to_string(atype) + " is not a type of " + *p.bound.value("kind");
+  if (!type(btype, s.b)) return "btype " + std::to_string(btype) + " is not a type of " + *p.bound.value("kind");
+  if (p.kind == Kind::F16 && s.a != s.b) return std::string("atype and btype differ (.kind::f16: both f16 or both bf16)");
+  const bool d_ok = p.kind == Kind::I8 ? dtype == 2 : p.kind == Kind::TF32 ? dtype == 1 : dtype <= 1;
+  if (!d_ok) return "dtype " + std::to_string(dtype) + " is not a type of D for " + *p.bound.value("kind");
+  s.d = dtype == 2 ? Type::S32 : dtype == 1 ? Type::F32 : Type::F16;
+  if (p.kind == Kind::I8 && (s.negate_a || s.negate_b)) return std::string(".kind::i8 cannot negate (Table 49)");
+  if (p.kind == Kind::TF32 && (s.a_mn_major || s.b_mn_major))
+    return std::string("unsupported: a transposed .kind::tf32 operand needs 128-byte swizzling with 32-byte "
+                       "atomicity (Table 49), which ptxvm does not implement yet");
+  const unsigned bits = mma::register_bits(s.b);
+  if (bits == 8 && s.b_mn_major && (p.group == 1 ? s.n % 16 : s.n % 32))
+    return "an 8-bit transposed B needs N a multiple of " + std::to_string(p.group == 1 ? 16 : 32) + " (Table 50)";
+  s.k = p.kind == Kind::TF32 ? 8 : p.kind == Kind::F16 ? 16 : 32;  // Table 39: 32 bytes of K
+  return std::nullopt;
+}
+
+// Bits of an element in the layout (its geometry) and of its value.
+unsigned layout_bits(Type t) { return t == Type::E2M1 || t == Type::E3M2 || t == Type::E2M3 ? 8 : mma::register_bits(t); }
+unsigned value_bits(Type t) { return t == Type::E2M1 ? 4 : t == Type::E3M2 || t == Type::E2M3 ? 6 : layout_bits(t); }
+
+// The element's value from its Tensor Memory byte (mma's 8-bit containers).
+uint64_t from_container(Type t, uint64_t byte) {
+  if (t == Type::E2M1) return (byte >> 2) & 0xf;
+  if (t == Type::E3M2 || t == Type::E2M3) return byte & 0x3f;
+  return byte;
+}
+
+uint64_t sign_bit(Type t) { return uint64_t{1} << (value_bits(t) - 1); }
+
+// Lane and column of row i, column j of a CTA's part of D (the table at the top).
+struct Place {
+  unsigned lane, column;
+};
+Place d_place(unsigned m, unsigned n, unsigned group, unsigned i, unsigned j) {
+  if (group == 1 && m == 64) return {(i % 16) + 32 * (i / 16), j};
+  if (group == 2 && m == 128) return {i + 64 * (j / (n / 2)), j % (n / 2)};
+  return {i, j};
+}
+
+// One issued tcgen05.mma.
+struct Mma {
+  const Plan* plan;
+  const Op* op;
+  Warp* issuer;  // for reports
+  int lane;
+  exec::Cta* ctas[2];  // the CTA (group 1), or the even and odd CTAs of the pair
+  Shape s;
+  uint32_t d_tmem, a_tmem;
+  uint64_t a_desc, b_desc;
+  uint32_t disabled[8];
+  bool enable_d;
+  mma::Model model;
+
+  unsigned rows() const { return plan->group == 1 ? s.m : s.m / 2; }  // rows of D per CTA
+
+  // An operand of mns x ks elements through descriptor `desc` in `cta`'s shared memory, into
+  // out[mn * mn_stride + k * k_stride].
+  void read_shared(exec::Cta& cta, uint64_t desc, bool k_major, Type t, unsigned mns, unsigned ks, size_t mn_stride,
+                   size_t k_stride, uint64_t* out) const {
+    mma::MatrixDescriptor d;
+    if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) issuer->undefined(lane, "'" + op->text + "': " + *bad);
+    const unsigned g = layout_bits(t), v = value_bits(t);
+    const auto& shared = cta.shared.bytes;
+    const uint64_t mask = (uint64_t{1} << v) - 1;
+    for (unsigned mn = 0; mn < mns; ++mn)
+      for (unsigned k = 0; k < ks; ++k) {
+        const uint64_t at = mma::element_bit_address(d, k_major, g, mn, k);
+        const uint64_t chunk = at / 128 * 16, bit = (at % 128) / g * v;  // the 16-byte chunk, the element in it
+        if (chunk + 16 > shared.size())
+          issuer->undefined(lane, "'" + op->text + "' reads shared byte " + std::to_string(chunk) +
+                                      " through its matrix descriptor, outside the CTA's " +
+                                      std::to_string(shared.size()) + " bytes of shared memory (§9.7.16.4.1)");
+        uint64_t word[2];
+        std::memcpy(word, &shared[chunk], 16);
+        uint64_t x = word[bit / 64] >> (bit % 64);
+        if (bit % 64 + v > 64) x |= word[1] << (64 - bit % 64);
+        out[mn * mn_stride + k * k_stride] = x & mask;
+      }
+  }
+
+  // A's rows of `cta` from Tensor Memory at a_tmem.
+  void read_tmem_a(exec::Cta& cta, uint64_t* out) const {
+    TensorMemory& t = cta.unit<TensorMemory>();
+    const unsigned g = layout_bits(s.a), per = 32 / g, r = rows();
+    const unsigned columns = (s.k + per - 1) / per;
+    for (unsigned i = 0; i < r; ++i) {
+      const Place p = d_place(s.m, s.n, plan->group, i, 0);
+      t.check_allocated(*issuer, lane, *op, lane_of(a_tmem) + p.lane, 1, column_of(a_tmem), columns);
+      for (unsigned k = 0; k < s.k; ++k) {
+        const uint32_t cell = t.cell(lane_of(a_tmem) + p.lane, column_of(a_tmem) + k / per);
+        const uint64_t raw = g == 32 ? cell : (cell >> (k % per * g)) & ((1u << g) - 1);
+        out[size_t{i} * s.k + k] = g == 8 ? from_container(s.a, raw) : raw;
+      }
+    }
+  }
+
+  void run() {
+    const unsigned m = rows(), n = s.n, k = s.k, group = plan->group;
+    std::vector<uint64_t> a(size_t{m} * k), b(size_t{k} * n), c(size_t{m} * n), d(size_t{m} * n);
+    // B: N columns, the pair's halves from each CTA.
+    const unsigned n_part = n / group;
+    for (unsigned x = 0; x < group; ++x)
+      read_shared(*ctas_of(x), b_desc, !s.b_mn_major, s.b, n_part, k, 1, n, &b[x * n_part]);
+    if (s.negate_b)
+      for (uint64_t& e : b) e ^= sign_bit(s.b);
+    for (unsigned x = 0; x < group; ++x) {
+      exec::Cta& cta = *ctas_of(x);
+      if (plan->a_tmem) read_tmem_a(cta, a.data());
+      else read_shared(cta, a_desc, !s.a_mn_major, s.a, m, k, k, 1, a.data());
+      if (s.negate_a)
+        for (uint64_t& e : a) e ^= sign_bit(s.a);
+      TensorMemory& t = cta.unit<TensorMemory>();
+      for (unsigned i = 0; i < m; ++i)
+        for (unsigned j = 0; j < n; ++j) {
+          const Place p = d_place(s.m, n, plan->group, i, j);
+          const uint32_t cell = t.cell(lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column);
+          c[size_t{i} * n + j] = !enable_d ? 0 : s.d == Type::F16 ? cell & 0xffff : cell;
+        }
+      compute(a, b, c, d);
+      for (unsigned i = 0; i < m; ++i)
+        for (unsigned j = 0; j < n; ++j) {
+          const Place p = d_place(s.m, n, plan->group, i, j);
+          const unsigned tl = lane_of(d_tmem) + p.lane;
+          if ((disabled[x * 4 + tl / 32] >> (tl % 32)) & 1u) continue;  // disable-output-lane
+          t.cell(tl, column_of(d_tmem) + p.column) = static_cast<uint32_t>(d[size_t{i} * n + j]);
+        }
+    }
+  }
+  exec::Cta* ctas_of(unsigned x) const { return ctas[x]; }
+
+  void compute(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, const std::vector<uint64_t>& c,
+               std::vector<uint64_t>& d) const {
+    const unsigned m = rows(), n = s.n, k = s.k;
+    if (plan->kind == Kind::I8) {
+      std::vector<uint64_t> col(k);
+      for (unsigned j = 0; j < n; ++j) {
+        for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
+        for (unsigned i = 0; i < m; ++i)
+          d[size_t{i} * n + j] = static_cast<uint32_t>(mma::dot_int(
+              s.a, s.b, k, &a[size_t{i} * k], col.data(), static_cast<int32_t>(c[size_t{i} * n + j]), s.saturate));
+      }
+      return;
+    }
+    mma::FloatClass cls{s.a, s.b, s.d, s.d, k};
+    cls.tcgen05 = true;
+    cls.c_scale = plan->scale;
+    mma::gemm(model, cls, m, n, a.data(), b.data(), c.data(), d.data());
+  }
+};
+
+// Checks, at issue, the Tensor Memory the operation will reach.
+void check_reach(Warp& w, int l, const Op& op, const Mma& x) {
+  const unsigned m = x.rows(), n = x.s.n;
+  const unsigned d_lane = lane_of(x.d_tmem);
+  const bool half = x.plan->group == 1 && x.s.m == 64;  // Layout F: lane 0 or 16
+  if (half ? d_lane != 0 && d_lane != 16 : d_lane != 0)
+    w.undefined(l, "'" + op.text + "': d-tmem names lane " + std::to_string(d_lane) + "; M = " +
+                       std::to_string(x.s.m) + " needs lane 0" + (half ? " or 16" : "") + " (§9.7.16.10.5)");
+  if (x.plan->a_tmem && lane_of(x.a_tmem) != d_lane)
+    w.undefined(l, "'" + op.text + "': a-tmem names lane " + std::to_string(lane_of(x.a_tmem)) +
+                       ", d-tmem lane " + std::to_string(d_lane) +
+                       ": A and D take the same Tensor Memory lane alignment (§9.7.16.10.5)");
+  const Place last = d_place(x.s.m, n, x.plan->group, m - 1, n - 1);
+  for (unsigned c = 0; c < x.plan->group; ++c)
+    x.ctas[c]->unit<TensorMemory>().check_allocated(w, l, op, 0, std::min(kLanes, d_lane + last.lane + 1),
+                                                    column_of(x.d_tmem), last.column + 1);
+}
+
+void mma_issue(Warp& w, const Op& op, uint32_t m) {
+  const Plan& p = *reinterpret_cast<const Plan*>(op.aux);
+  exec::for_lanes(m, [&](int l) {
+    TensorMemory& t = w.cta->unit<TensorMemory>();
+    t.check_cta_group(w, l, op, p.group);
+    auto x = std::make_shared<Mma>();
+    x->plan = &p, x->op = &op, x->issuer = &w, x->lane = l, x->model = w.launch->tensor_model;
+    x->ctas[0] = w.cta, x->ctas[1] = nullptr;
+    if (p.group == 2) {
+      exec::Cta& other = peer(w, l, op);
+      x->ctas[w.cta->rank & 1u] = w.cta;
+      x->ctas[(w.cta->rank & 1u) ^ 1u] = &other;
+    }
+    x->d_tmem = static_cast<uint32_t>(w.address(op.args[0], l));
+    if (p.a_tmem) x->a_tmem = static_cast<uint32_t>(w.address(op.args[1], l));
+    else x->a_desc = w.get<uint64_t>(op.args[1], l);
+    x->b_desc = w.get<uint64_t>(op.args[2], l);
+    if (auto bad = decode_idesc(p, w.get<uint32_t>(op.args[3], l), x->s))
+      w.undefined(l, "'" + op.text + "': " + *bad + " (§9.7.16.4.2, 000_70a4b524dfe259fa.txt)");
+    std::fill(std::begin(x->disabled), std::end(x->disabled), 0u);
+    if (p.disable >= 0)
+      for (size_t i = 0; i < op.args[p.disable].elems.size(); ++i)
+        x->disabled[i] = w.get<uint32_t>(op.args[p.disable].elems[i], l);
+    x->enable_d = w.get<bool>(op.args[p.enable], l);
+    check_reach(w, l, op, *x);
+    t.issue([x] { x->run(); });
+  });
+}
+
+const Plan* keep(Plan plan) {
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<const Plan>> plans;
+  std::lock_guard<std::mutex> lock(mutex);
+  plans.push_back(std::make_unique<const Plan>(std::move(plan)));
+  return plans.back().get();
+}
+
+bool select(const isa::Bound& b, Op& op, std::string& why) {
+  const std::string& kind = *b.value("kind");
+  Plan p;
+  p.bound = b;
+  if (kind == ".kind::f16") p.kind = Kind::F16;
+  else if (kind == ".kind::tf32") p.kind = Kind::TF32;
+  else if (kind == ".kind::f8f6f4") p.kind = Kind::F8F6F4;
+  else if (kind == ".kind::i8") p.kind = Kind::I8;
+  else {
+    why = "tcgen05.mma " + kind + " (block scaling, §9.7.16.10.7) is not implemented yet";
+    return false;
+  }
+  if (b.value("ashift")) {
+    why = "tcgen05.mma .ashift is not implemented yet";
+    return false;
+  }
+  p.group = b.is("cta_group", ".cta_group::2") ? 2 : 1;
+  p.a_tmem = op.args[1].kind == ArgKind::Address;
+  // [d-tmem], a, b-desc, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
+  size_t next = 4;
+  if (next < op.args.size() && op.args[next].kind == ArgKind::Vector) {
+    const size_t words = op.args[next].elems.size();
+    if (words != 4 * p.group) {
+      why = "disable-output-lane has " + std::to_string(words) + " elements; .cta_group::" +
+            std::to_string(p.group) + " takes " + std::to_string(4 * p.group) + " (§9.7.16.10.9.1)";
+      return false;
+    }
+    p.disable = static_cast<int>(next++);
+  }
+  if (next >= op.args.size()) {
+    why = "tcgen05.mma needs enable-input-d";
+    return false;
+  }
+  p.enable = static_cast<unsigned>(next++);
+  if (next < op.args.size()) {
+    if (op.args[next].kind != ArgKind::Imm || op.args[next].imm > 15 || (p.kind != Kind::F16 && p.kind != Kind::TF32)) {
+      why = "scale-input-d is an immediate in [0, 15], for .kind::f16 and .kind::tf32 only (§9.7.16.10.9.1)";
+      return false;
+    }
+    p.scale = static_cast<unsigned>(op.args[next].imm);
+  }
+  op.aux = reinterpret_cast<uint64_t>(keep(std::move(p)));
+  op.fn = &mma_issue;
+  return true;
+}
+
+const program::Registration registered([](program::Registry& r) { r["tcgen05.mma §9.7.16.10.9.1"] = select; });
+
+}  // namespace
+}  // namespace ptxvm::units::tcgen05

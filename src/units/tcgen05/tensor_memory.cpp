@@ -1,0 +1,127 @@
+// Tensor Memory state, shared by the tcgen05 instructions (tensor_memory.h).
+#include "units/tcgen05/tensor_memory.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "exec/engine.h"
+#include "exec/warp.h"
+#include "program/program.h"
+
+namespace ptxvm::units::tcgen05 {
+
+using exec::Warp;
+using program::Op;
+
+TensorMemory::TensorMemory(exec::Cta& cta) : cta_(cta), cells_(size_t{kLanes} * kColumns, 0) {}
+
+void TensorMemory::check_allocated(Warp& w, int l, const Op& op, unsigned lane, unsigned lanes, unsigned column,
+                                   unsigned columns) const {
+  if (lane + lanes > kLanes || column + columns > kColumns)
+    w.undefined(l, "'" + op.text + "' reaches lanes " + std::to_string(lane) + ".." + std::to_string(lane + lanes - 1) +
+                       ", columns " + std::to_string(column) + ".." + std::to_string(column + columns - 1) +
+                       ", outside the 128 lanes x 512 columns of Tensor Memory (§9.7.16.1)");
+  for (unsigned c = column; c < column + columns; ++c)
+    if (!allocated(c))
+      w.undefined(l, "'" + op.text + "' reaches column " + std::to_string(c) +
+                         " of Tensor Memory, which no tcgen05.alloc of the CTA holds (§9.7.16.1.2)");
+}
+
+void TensorMemory::take(unsigned column, unsigned columns) {
+  columns_in_use |= static_cast<uint16_t>(((1u << (columns / kColumnUnit)) - 1) << (column / kColumnUnit));
+  allocations.push_back({column, columns});
+  last_columns = columns;
+}
+
+uint64_t TensorMemory::issue(std::function<void()> run) {
+  queue.push_back({++issued, std::move(run)});
+  return issued;
+}
+
+void TensorMemory::land(uint64_t upto) {
+  size_t n = 0;
+  while (n < queue.size() && queue[n].seq <= upto) ++n;
+  if (n == 0) return;
+  std::vector<Operation> landing(std::make_move_iterator(queue.begin()), std::make_move_iterator(queue.begin() + n));
+  queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
+  for (Operation& o : landing) o.run();
+}
+
+void TensorMemory::land_stores(uint32_t warp) {
+  size_t kept = 0;
+  for (const Store& s : stores) {
+    if (s.warp == warp) cell(s.lane, s.column) = s.value;
+    else stores[kept++] = s;
+  }
+  stores.resize(kept);
+}
+
+void TensorMemory::check_cta_group(Warp& w, int l, const Op& op, unsigned group) {
+  if (cta_group == 0) cta_group = group;
+  if (cta_group != group)
+    w.undefined(l, "'" + op.text + "' names .cta_group::" + std::to_string(group) +
+                       ", but this CTA ran tcgen05 instructions with .cta_group::" + std::to_string(cta_group) +
+                       ": all tcgen05 instructions of a kernel must name the same (§9.7.16.7.1)");
+}
+
+void TensorMemory::exited(Warp& w, uint32_t lanes) {
+  land_stores(w.index);
+  if (cta_.exited_threads < cta_.threads || allocations.empty()) return;
+  unsigned columns = 0;
+  for (const Allocation& a : allocations) columns += a.columns;
+  w.undefined(std::countr_zero(lanes), "the CTA exits with " + std::to_string(columns) +
+                                           " columns of Tensor Memory still allocated: all of it must be freed "
+                                           "by tcgen05.dealloc before the kernel exits (§9.7.16.7.1)");
+}
+
+std::string TensorMemory::waiting(const Warp& w, int lane) const {
+  for (const Blocked& b : blocked)
+    for (const Side* s : {&b.mine, &b.other})
+      if (s->warp == &w && ((s->lanes >> lane) & 1u))
+        return " in tcgen05.alloc, waiting for " + std::to_string(b.columns) +
+               " free columns of Tensor Memory (§9.7.16.7.1)";
+  if (pair_waiting.warp == &w && ((pair_waiting.lanes >> lane) & 1u))
+    return " in '" + pair_waiting.op->text + "', waiting for a warp of the peer CTA to execute it too (§9.7.16.5)";
+  return {};
+}
+
+void check_aligned(Warp& w, const Op& op, uint32_t m, const char* section) {
+  if (w.exited) {
+    const int lane = std::countr_zero(w.exited);
+    w.undefined(lane, "'" + op.text + "' is .sync.aligned, but lane " + std::to_string(lane) +
+                          " of the warp has exited (§" + section + ")");
+  }
+  const uint32_t all = w.alive;
+  if (m == all) return;
+  const int lane = std::countr_zero(all & ~m);
+  w.undefined(lane, "'" + op.text + "' is .sync.aligned: every thread of the warp must execute it, lane " +
+                        std::to_string(lane) + " does not (§" + section + ")");
+}
+
+uint64_t uniform(Warp& w, const Op& op, uint32_t m, const program::Arg& a, const char* what, const char* section) {
+  const int first = std::countr_zero(m);
+  const uint64_t v = a.kind == program::ArgKind::Address ? w.address(a, first) : w.get<uint64_t>(a, first);
+  for (uint32_t rest = m & (m - 1); rest; rest &= rest - 1) {
+    const int l = std::countr_zero(rest);
+    const uint64_t x = a.kind == program::ArgKind::Address ? w.address(a, l) : w.get<uint64_t>(a, l);
+    if (x != v)
+      w.undefined(l, "'" + op.text + "': lane " + std::to_string(l) + " gives " + what + " " + std::to_string(x) +
+                         ", lane " + std::to_string(first) + " gives " + std::to_string(v) +
+                         "; every thread of the warp must give the same (§" + section + ")");
+  }
+  return v;
+}
+
+exec::Cta& peer(Warp& w, int l, const Op& op) {
+  exec::Cta* p = w.cta->cluster->at(w.cta->rank ^ 1u);
+  if (!p)
+    w.undefined(l, "'" + op.text + "' is .cta_group::2, but CTA rank " + std::to_string(w.cta->rank) +
+                       " has no peer CTA: its cluster has " + std::to_string(w.cta->cluster->ctas.size()) +
+                       " CTA(s) (§9.7.16.5.1)");
+  if (p->finished)
+    w.undefined(l, "'" + op.text + "' is .cta_group::2, but the peer CTA (rank " + std::to_string(p->rank) +
+                       ") has exited (§9.7.16.5)");
+  return *p;
+}
+
+}  // namespace ptxvm::units::tcgen05

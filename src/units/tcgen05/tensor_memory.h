@@ -1,0 +1,117 @@
+// The 5th-generation TensorCore unit (PTX §9.7.16, 000_70a4b524dfe259fa.txt): each CTA's Tensor
+// Memory, its allocation, and the asynchronous tcgen05 operations in flight.
+//
+// Tensor Memory is 128 lanes x 512 columns of 32-bit cells per CTA (§9.7.16.1), addressed
+// lane << 16 | column (§9.7.16.1.1). Asynchrony (§9.7.16.6) is modelled at the latest moment the
+// ISA allows, so that a missing wait or commit shows:
+//  - tcgen05.mma / .cp / .shift queue in the issuing CTA in issue order (which keeps every
+//    pipelined pair of §9.7.16.6.2 in order) and land when a tcgen05.commit that tracks them is
+//    observed on its mbarrier (mbarrier::expect_completion): their shared-memory reads, their
+//    Tensor Memory reads and writes happen then;
+//  - tcgen05.st lands at the thread's tcgen05.wait::st (or its exit);
+//  - tcgen05.ld writes its registers at once: §9.7.16.6.4.5 keeps a true register dependency on
+//    its destination ordered without a wait.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "exec/unit.h"
+
+namespace ptxvm::exec {
+class Warp;
+struct Cta;
+}  // namespace ptxvm::exec
+namespace ptxvm::program {
+struct Op;
+struct Arg;
+}  // namespace ptxvm::program
+
+namespace ptxvm::units::tcgen05 {
+
+constexpr unsigned kLanes = 128, kColumns = 512, kColumnUnit = 32;
+
+inline unsigned lane_of(uint32_t address) { return address >> 16; }
+inline unsigned column_of(uint32_t address) { return address & 0xffff; }
+
+class TensorMemory : public exec::Unit {
+public:
+  explicit TensorMemory(exec::Cta& cta);
+
+  uint32_t& cell(unsigned lane, unsigned column) { return cells_[size_t{lane} * kColumns + column]; }
+  bool allocated(unsigned column) const { return column < kColumns && (columns_in_use >> (column / kColumnUnit)) & 1u; }
+  // Stops the launch (lane `l` of `w`) when a cell of lanes [lane, lane + lanes) x columns
+  // [column, column + columns) lies outside Tensor Memory or in columns not allocated.
+  void check_allocated(exec::Warp& w, int l, const program::Op& op, unsigned lane, unsigned lanes,
+                       unsigned column, unsigned columns) const;
+
+  // ---- allocation (allocation.cpp, §9.7.16.7) ----
+  struct Allocation {
+    unsigned column, columns;
+  };
+  uint16_t columns_in_use = 0;  // bit u: columns 32u .. 32u + 31
+  std::vector<Allocation> allocations;
+  unsigned last_columns = 0;    // nCols of the last allocation: the next may not be larger
+  bool relinquished = false;
+  // A warp that executes .cta_group::2 alloc, dealloc or relinquish waits here for the peer
+  // CTA's warp to execute the same (§9.7.16.5): one side of the pair.
+  struct Side {
+    exec::Warp* warp = nullptr;
+    uint32_t lanes = 0;
+    const program::Op* op = nullptr;
+  };
+  Side pair_waiting;
+  // A tcgen05.alloc waiting for columns to be freed: one side, or both sides of a pair (`other`
+  // in the peer CTA).
+  struct Blocked {
+    Side mine, other;
+    unsigned columns;
+  };
+  std::vector<Blocked> blocked;
+  void take(unsigned column, unsigned columns);
+
+  // ---- asynchronous mma / cp / shift, in issue order ----
+  struct Operation {
+    uint64_t seq;
+    std::function<void()> run;
+  };
+  std::vector<Operation> queue;
+  uint64_t issued = 0;
+  uint64_t issue(std::function<void()> run);
+  // Runs, in issue order, every queued operation up to number `upto`.
+  void land(uint64_t upto);
+
+  // ---- tcgen05.st not yet landed: per cell written, the warp that wrote it ----
+  struct Store {
+    uint32_t warp;
+    uint16_t lane, column;
+    uint32_t value;
+  };
+  std::vector<Store> stores;
+  void land_stores(uint32_t warp);
+
+  // §9.7.16.7.1 and others: "all tcgen05 instructions within a kernel must specify the same
+  // value for the .cta_group qualifier" — the first one the CTA runs sets it.
+  unsigned cta_group = 0;
+  void check_cta_group(exec::Warp& w, int l, const program::Op& op, unsigned group);
+
+  void exited(exec::Warp& w, uint32_t lanes) override;
+  std::string waiting(const exec::Warp& w, int lane) const override;
+
+private:
+  exec::Cta& cta_;
+  std::vector<uint32_t> cells_;
+};
+
+// .sync.aligned over one warp: every thread of the warp executes the instruction, and none has
+// exited (§9.7.16.7.1, §9.7.16.8.3).
+void check_aligned(exec::Warp& w, const program::Op& op, uint32_t m, const char* section);
+// The value of operand `a`, which every lane of `m` must give alike (`what` names it).
+uint64_t uniform(exec::Warp& w, const program::Op& op, uint32_t m, const program::Arg& a, const char* what,
+                 const char* section);
+// The peer CTA of w's CTA (§9.7.16.5.2), for .cta_group::2; stops the launch when there is none.
+exec::Cta& peer(exec::Warp& w, int l, const program::Op& op);
+
+}  // namespace ptxvm::units::tcgen05
