@@ -34,8 +34,9 @@ void commit(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     t.check_cta_group(w, l, op, static_cast<unsigned>(op.aux));
     const uint64_t address = w.address(op.args[0], l);
-    const uint64_t barrier = mem::shared_offset(address);
-    if (address % 8 || (op.args[0].space == Space::Generic && mem::resolve(Space::Generic, address).space != Space::Shared))
+    const bool generic = static_cast<Space>(op.aux2) == Space::Generic;
+    const uint64_t barrier = generic ? mem::shared_offset(address) : address;
+    if (address % 8 || (generic && mem::resolve(Space::Generic, address).space != Space::Shared))
       w.undefined(l, "'" + op.text + "': mbar is not an 8-byte aligned address in the shared::cluster window "
                                      "(§9.7.16.12.1)");
     const uint64_t upto = t.issued;
@@ -68,6 +69,7 @@ const program::Registration registered([](program::Registry& r) {
   r["tcgen05.commit §9.7.16.12.1"] = [](const isa::Bound& b, Op& op, std::string&) {
     op.fn = &commit;
     op.aux = b.is("cta_group", ".cta_group::2") ? 2 : 1;
+    op.aux2 = static_cast<uint64_t>(b.value("ss") ? Space::Shared : Space::Generic);
     return true;
   };
   r["tcgen05.fence::before_thread_sync §9.7.16.11.1"] = [](const isa::Bound&, Op& op, std::string&) {
