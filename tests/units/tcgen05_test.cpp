@@ -333,5 +333,129 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"e4m3_a_tmem_m64", "f8f6f4", Elem::E4M3, 1, 0, 64, 32, 2, true, true, Swz::B128, true}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+
+// ---- rules the ISA states, each broken once: the launch stops with a report naming it ----
+
+// A kernel around `body`, with the allocation slot `slot` and an mbarrier `mbar`.
+std::string rule_kernel(const std::string& body) {
+  return ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u32 n)\n{\n"
+         ".reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n.reg .pred %p<8>;\n"
+         ".shared .align 8 .b64 mbar;\n.shared .align 4 .b32 slot;\n.shared .align 1024 .b8 smem[4096];\n"
+         "mov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 5;\nsetp.eq.u32 %p1, %r2, 0;\nsetp.eq.u32 %p2, %r1, 0;\n"
+         "ld.param.u32 %r3, [n];\n" + body + "\nret;\n}\n";
+}
+
+std::string run_rule(const std::string& body, unsigned threads, uint32_t n = 0) {
+  Harness h;
+  h.load(rule_kernel(body));
+  LaunchConfig cfg;
+  cfg.grid = {1};
+  cfg.block = {threads};
+  cfg.step_limit = 1'000'000;
+  const LaunchResult r = h.module->launch("k", cfg, {arg(n)});
+  EXPECT_FALSE(r.ok);
+  return r.error;
+}
+
+const char* kAlloc = "@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 64;\nbar.sync 0;\n"
+                     "ld.shared.u32 %r4, [slot];\n";
+const char* kDealloc = "bar.sync 0;\n@%p1 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 64;\n";
+
+TEST(Tcgen05Rules, NColsIsAPowerOfTwoIn32To512) {  // §9.7.16.7.1
+  for (uint32_t n : {0u, 16u, 96u, 1024u}) {
+    const std::string e = run_rule("@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], %r3;", 32, n);
+    EXPECT_NE(e.find("nCols is " + std::to_string(n) + "; it must be a power of 2 in [32, 512]"), std::string::npos) << e;
+  }
+}
+
+TEST(Tcgen05Rules, MemoryMustBeFreedBeforeExit) {  // §9.7.16.7.1
+  const std::string e = run_rule(kAlloc, 32);
+  EXPECT_NE(e.find("exits with 64 columns of Tensor Memory still allocated"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, AllocationBlocksUntilColumnsAreFreed) {  // §9.7.16.7.1: no dealloc comes
+  const std::string e = run_rule("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 512;", 64);
+  EXPECT_NE(e.find("in tcgen05.alloc, waiting for 512 free columns"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, AllocationAfterRelinquishIsUndefined) {  // §9.7.16.7.1
+  const std::string e = run_rule(
+      "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n"
+      "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;", 32);
+  EXPECT_NE(e.find("after the CTA relinquished its permit"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, DeallocNamesAnAllocation) {  // §9.7.16.7.1
+  const std::string e = run_rule(std::string(kAlloc) + "add.u32 %r4, %r4, 32;\n" + kDealloc, 32);
+  EXPECT_NE(e.find("is not the address of a Tensor Memory allocation"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, AWarpReachesOnlyItsLaneQuarter) {  // §9.7.16.8.1
+  const std::string e = run_rule(std::string(kAlloc) +
+                                     "setp.eq.u32 %p3, %r2, 1;\n"
+                                     "@%p3 tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r5}, [%r4];\n" + kDealloc, 64);
+  EXPECT_NE(e.find("reaches Tensor Memory lanes 32..63 only, but taddr names lanes 0..31"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, AccessOutsideTheAllocationIsUndefined) {  // §9.7.16.1.2
+  const std::string e = run_rule(std::string(kAlloc) +
+                                     "@%p1 tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r5, %r6}, [%r4+63];\n" + kDealloc, 32);
+  EXPECT_NE(e.find("reaches column 64 of Tensor Memory, which no tcgen05.alloc of the CTA holds"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, LoadsAreWarpWideAndAligned) {  // §9.7.16.8.3 .sync.aligned
+  const std::string e = run_rule(std::string(kAlloc) +
+                                     "setp.lt.u32 %p3, %r1, 16;\n"
+                                     "@%p3 tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r5}, [%r4];\n" + kDealloc, 32);
+  EXPECT_NE(e.find("every thread of the warp must execute it, lane 16 does not"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, OneCtaGroupPerKernel) {  // §9.7.16.7.1, across functions (the checker sees one at a time)
+  Harness h;
+  h.load(".version 8.7\n.target sm_100a\n.address_size 64\n.shared .align 8 .b64 mbar;\n"
+         ".func commit2()\n{\ntcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [mbar];\nret;\n}\n"
+         ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.shared .align 4 .b32 slot;\n"
+         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;\ncall commit2;\nret;\n}\n");
+  LaunchConfig cfg;
+  cfg.grid = {1};
+  cfg.block = {32};
+  const LaunchResult r = h.module->launch("k", cfg, {});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("all tcgen05 instructions of a kernel must name the same"), std::string::npos) << r.error;
+}
+
+TEST(Tcgen05Rules, CtaGroup2NeedsAPeerCta) {  // §9.7.16.5.1
+  const std::string e = run_rule("@%p1 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [slot], 32;", 32);
+  EXPECT_NE(e.find("has no peer CTA"), std::string::npos) << e;
+}
+
+TEST(Tcgen05Rules, TheInstructionDescriptorIsChecked) {  // §9.7.16.4.2, §9.7.16.2.1 Table 39
+  auto mma = [](uint32_t idesc) {
+    return std::string(kAlloc) + "mov.u32 %r6, " + std::to_string(idesc) + ";\nmov.b64 %rd1, " +
+           std::to_string((uint64_t{1} << 46) | 0) + ";\n"
+           "@%p2 tcgen05.mma.cta_group::1.kind::f16 [%r4], %rd1, %rd1, %r6, %p2;\n" + kDealloc;
+  };
+  const std::string m = run_rule(mma(idesc(1, 0, 96, 64)), 32);
+  EXPECT_NE(m.find("gives M = 96"), std::string::npos) << m;
+  const std::string t = run_rule(mma(idesc(1, 3, 128, 64)), 32);
+  EXPECT_NE(t.find("atype 3 is not a type of .kind::f16"), std::string::npos) << t;
+  const std::string sp = run_rule(mma(idesc(1, 0, 128, 64) | 4u), 32);
+  EXPECT_NE(sp.find("sparsity bit (2) is set on a dense tcgen05.mma"), std::string::npos) << sp;
+}
+
+TEST(Tcgen05Rules, TheSharedMemoryDescriptorIsChecked) {  // §9.7.16.4.1 Table 40
+  auto mma = [](uint64_t desc) {
+    return std::string(kAlloc) + "mov.u32 %r6, " + std::to_string(idesc(1, 0, 128, 64)) + ";\nmov.b64 %rd1, " +
+           std::to_string(desc) + ";\n@%p2 mbarrier.init.shared::cta.b64 [mbar], 1;\n"
+           "@%p2 tcgen05.mma.cta_group::1.kind::f16 [%r4], %rd1, %rd1, %r6, %p2;\n"
+           "@%p2 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n"
+           "W: mbarrier.try_wait.parity.shared::cta.b64 %p4, [mbar], 0;\n@!%p4 bra W;\n" + kDealloc;
+  };
+  const std::string v = run_rule(mma(0), 32);
+  EXPECT_NE(v.find("bits 46-48 of the shared-memory descriptor must hold the constant 0b001"), std::string::npos) << v;
+  const std::string s = run_rule(mma((uint64_t{1} << 46) | (uint64_t{3} << 61)), 32);
+  EXPECT_NE(s.find("swizzle mode 3 is invalid"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace ptxvm::test
