@@ -15,6 +15,8 @@
 // and that every row without a selector has a reason (unsupported.h).
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,6 +41,17 @@ struct Registration {
 
 // The selector for a family row, or null when ptxvm does not execute that family yet.
 Selector find_selector(const isa::Family& family);
+
+// A selector's plan for one instruction, kept for the life of the process so that op.aux may
+// point at it (modules load on several host threads at once).
+template <typename T>
+const T* keep(T plan) {
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<const T>> plans;
+  std::lock_guard<std::mutex> lock(mutex);
+  plans.push_back(std::make_unique<const T>(std::move(plan)));
+  return plans.back().get();
+}
 
 // Every registered key, sorted (tests and the coverage table).
 std::vector<std::string> registered_keys();

@@ -18,8 +18,6 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -118,8 +116,6 @@ void shift(Warp& w, const Op& op, uint32_t m) {
 }
 
 bool select(const isa::Bound& b, Op& op, std::string&) {
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<const CopyShape>> shapes;
   const std::string& shape = *b.value("shape");
   CopyShape s{128, 2, Spread::None, 8, b.is("cta_group", ".cta_group::2") ? 2u : 1u};
   if (shape == ".4x256b") s.rows = 4;
@@ -127,9 +123,7 @@ bool select(const isa::Bound& b, Op& op, std::string&) {
   else if (shape == ".64x128b") s.rows = 64, s.chunks = 1, s.spread = b.is("multicast", ".warpx2::02_13") ? Spread::Pairs02_13 : Spread::Pairs01_23;
   else if (shape == ".32x128b") s.rows = 32, s.chunks = 1, s.spread = Spread::All4;
   if (const std::string* f = b.value("src_fmt")) s.packed_bits = *f == ".b6x16_p32" ? 6 : 4;
-  std::lock_guard<std::mutex> lock(mutex);
-  shapes.push_back(std::make_unique<const CopyShape>(s));
-  op.aux = reinterpret_cast<uint64_t>(shapes.back().get());
+  op.aux = reinterpret_cast<uint64_t>(program::keep(s));
   op.fn = &cp;
   return true;
 }

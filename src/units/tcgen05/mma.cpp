@@ -26,7 +26,6 @@
 #include <bit>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -197,11 +196,11 @@ struct Mma {
     // B: N columns, the pair's halves from each CTA.
     const unsigned n_part = n / group;
     for (unsigned x = 0; x < group; ++x)
-      read_shared(*ctas_of(x), b_desc, !s.b_mn_major, s.b, n_part, k, 1, n, &b[x * n_part]);
+      read_shared(*ctas[x], b_desc, !s.b_mn_major, s.b, n_part, k, 1, n, &b[x * n_part]);
     if (s.negate_b)
       for (uint64_t& e : b) e ^= sign_bit(s.b);
     for (unsigned x = 0; x < group; ++x) {
-      exec::Cta& cta = *ctas_of(x);
+      exec::Cta& cta = *ctas[x];
       if (plan->a_tmem) read_tmem_a(cta, a.data());
       else read_shared(cta, a_desc, !s.a_mn_major, s.a, m, k, k, 1, a.data());
       if (s.negate_a)
@@ -223,7 +222,6 @@ struct Mma {
         }
     }
   }
-  exec::Cta* ctas_of(unsigned x) const { return ctas[x]; }
 
   void compute(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, const std::vector<uint64_t>& c,
                std::vector<uint64_t>& d) const {
@@ -292,14 +290,6 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-const Plan* keep(Plan plan) {
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<const Plan>> plans;
-  std::lock_guard<std::mutex> lock(mutex);
-  plans.push_back(std::make_unique<const Plan>(std::move(plan)));
-  return plans.back().get();
-}
-
 bool select(const isa::Bound& b, Op& op, std::string& why) {
   const std::string& kind = *b.value("kind");
   Plan p;
@@ -341,7 +331,7 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
     }
     p.scale = static_cast<unsigned>(op.args[next].imm);
   }
-  op.aux = reinterpret_cast<uint64_t>(keep(std::move(p)));
+  op.aux = reinterpret_cast<uint64_t>(program::keep(std::move(p)));
   op.fn = &mma_issue;
   return true;
 }

@@ -15,7 +15,6 @@
 #include <bit>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -400,14 +399,6 @@ void wait_group(Warp& w, const Op& op, uint32_t m) {
 // .aligned rule it has nothing to do.
 void fence(Warp& w, const Op& op, uint32_t m) { check_aligned(w, op, m); }
 
-const Plan* keep(Plan plan) {
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<const Plan>> plans;
-  std::lock_guard<std::mutex> lock(mutex);
-  plans.push_back(std::make_unique<const Plan>(std::move(plan)));
-  return plans.back().get();
-}
-
 bool select_mma_async(const isa::Bound& b, Op& op, std::string& why) {
   Plan p;
   const std::string* shape = b.value("shape");
@@ -456,7 +447,7 @@ bool select_mma_async(const isa::Bound& b, Op& op, std::string& why) {
       return false;
     }
   }
-  op.aux = reinterpret_cast<uint64_t>(keep(std::move(p)));
+  op.aux = reinterpret_cast<uint64_t>(program::keep(std::move(p)));
   op.fn = &mma_async;
   op.cross_lane = ~0u;  // the fragments of all 128 threads
   return true;
