@@ -20,7 +20,10 @@
 // Khattak & Mikaitis, arXiv:2512.07004): for f16/bf16/tf32/f8f6f4, all K products of the
 // instruction and C in one block, exact products aligned 25 fraction bits below the block's
 // largest exponent with truncation, an f32 result rounded toward zero (the HMMA block below with
-// each operand's own format). A measurement that disagrees corrects the row, not the code.
+// each operand's own format); for the block-scaled .kind::mxf8f6f4 the same block over the
+// scaled products, and for .kind::mxf4/mxf4nvf4 blocks of 16 products summed exactly, each
+// times its scale pair, then one such block with C (sm100_scaled). A measurement that disagrees
+// corrects the row, not the code.
 // NaN results are the canonical NaN; Inf x 0 and Inf - Inf give it too.
 #include "mma/arith.h"
 
@@ -458,6 +461,52 @@ Term scaled(const Term& x, const Term& s) {
   return r;
 }
 
+// tcgen05's block-scaled kinds (modelled, see the top of this file). Each term is a scaled
+// product (.kind::mxf8f6f4) or, for .kind::mxf4/mxf4nvf4, the exact sum of a block of
+// kSm100Fp4Block products times its scale pair; the terms and C form one block aligned 25
+// fraction bits below its largest exponent with truncation, rounded toward zero into f32.
+constexpr unsigned kSm100Fp4Block = 16;
+
+uint64_t sm100_scaled(const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b, const uint8_t* sa,
+                      const uint8_t* sb, uint64_t c) {
+  const Format& out = format_of(cls.d);
+  const unsigned block = cls.mxf4 ? kSm100Fp4Block : 1;
+  const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
+  const uint64_t scale_mask = scale == Type::UE4M3 ? 0x7f : 0xff;  // ue4m3: its low 7 bits
+  Special sp;
+  Products ps;
+  for (unsigned k0 = 0; k0 < cls.k; k0 += block) {
+    const Term s = scaled(decode(scale, sa[k0] & scale_mask), decode(scale, sb[k0] & scale_mask));
+    if (s.cls == Class::NaN) sp.nan = true;
+    int64_t sum = 0;  // the block's products, exactly, in units of 2^lsb
+    int lsb = INT_MAX, nominal_sum = INT_MIN;
+    for (unsigned k = k0; k < k0 + block; ++k) {
+      const Term x = decode_for_hmma(cls.a, a[k], emin_a), y = decode_for_hmma(cls.b, b[k], emin_b);
+      sp.product(x, y);
+      if ((x.cls == Class::Inf || y.cls == Class::Inf) && s.cls == Class::Zero) sp.nan = true;
+      if (x.cls != Class::Normal && x.cls != Class::Subnormal) continue;
+      if (y.cls != Class::Normal && y.cls != Class::Subnormal) continue;
+      const int e = x.exp + y.exp;
+      const int64_t p = static_cast<int64_t>(x.sig * y.sig) * (x.negative != y.negative ? -1 : 1);
+      if (block == 1) sum = p, lsb = e, nominal_sum = x.nominal + y.nominal;
+      else if (lsb == INT_MAX) sum = p, lsb = e;
+      else if (e >= lsb) sum += p << (e - lsb);  // e2m1 exponents differ by at most 4
+      else sum = (sum << (lsb - e)) + p, lsb = e;
+    }
+    if (sum == 0 || s.cls != Class::Normal) continue;
+    const uint64_t magnitude = static_cast<uint64_t>(sum < 0 ? -sum : sum) * s.sig;
+    const int exp = lsb + s.exp;
+    // A scaled product aligns by its factors' nominal exponents (as in an HMMA block), a block
+    // sum by its leading bit.
+    const int nom = block == 1 ? nominal_sum + nominal(s.sig, s.exp, INT_MIN) : nominal(magnitude, exp, INT_MIN);
+    ps.push_back(Product{sum < 0, magnitude, exp, nom});
+  }
+  const Term ct = decode_c(cls, c);
+  sp.addend(ct);
+  if (sp.any()) return sp.bits(out);
+  return hmma_block(ps, ct, 1 - format_of(cls.c).bias, out, Round::RZ, kHmmaFractionBits);
+}
+
 // ---- hmma_tile: the common case of gemm, one HMMA block per element (the whole K) ----------
 // The arithmetic of hmma_block in 32-bit integers, vectorised over the columns of D. An input
 // element (f16, tf32: m = 10 fraction bits; bf16: m = 7) is sig * 2^(n - m), n its nominal
@@ -658,8 +707,9 @@ uint64_t dot(Model m, const FloatClass& cls, const uint64_t* a, const uint64_t* 
   return sm90_float(cls, a, b, c);
 }
 
-uint64_t dot_scaled(const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
+uint64_t dot_scaled(Model m, const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
                     const uint8_t* sa, const uint8_t* sb, uint64_t c) {
+  if (m == Model::Sm90 && cls.tcgen05) return sm100_scaled(cls, scale, a, b, sa, sb, c);
   return exact_sum_of(cls, [&](unsigned k) {
     return std::pair{scaled(decode(cls.a, a[k]), decode(scale, sa[k])),
                      scaled(decode(cls.b, b[k]), decode(scale, sb[k]))};

@@ -33,6 +33,7 @@ struct FloatClass {
   bool wgmma = false;   // wgmma.mma_async (§9.7.15): the warpgroup datapath, not mma.sync's
   bool tcgen05 = false; // tcgen05.mma (§9.7.16.10): the Blackwell datapath, modelled (arith.cpp)
   unsigned c_scale = 0; // C enters as C * 2^-c_scale (tcgen05.mma's scale-input-d)
+  bool mxf4 = false;    // tcgen05.mma .kind::mxf4 / .kind::mxf4nvf4 (block-scaled e2m1)
 };
 
 // D[i][j] for one (i, j): a[0..k) is row i of A, b[0..k) column j of B, as element bits
@@ -48,10 +49,10 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
 // Block-scaled D[i][j] (§9.7.14.3: D = (A * scale_A) * (B * scale_B) + C): a[0..k) and b[0..k) as
 // for dot(); sa[k] and sb[k] the bits of the scale factors (of type `scale`) that a[k] and b[k]
 // take: those of row i of A and column j of B for the k-block of product k (a .ue4m3 factor is its
-// low 7 bits: the format has no sign, and we ignore bit 7). Every model sums
-// exactly and rounds once to nearest even, as `Exact` does: no recorded hardware runs these forms
-// (sm_120a).
-uint64_t dot_scaled(const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
+// low 7 bits: the format has no sign, and we ignore bit 7). `Exact` sums exactly and rounds once
+// to nearest even; so does `Sm90` for mma.sync (sm_120a, never recorded), while for tcgen05 it
+// is the modelled sm100 datapath (arith.cpp).
+uint64_t dot_scaled(Model m, const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
                     const uint8_t* sa, const uint8_t* sb, uint64_t c);
 
 // Integer classes (.s8/.u8/.s4/.u4): exact products summed into the s32 accumulator, wrapping,

@@ -321,7 +321,7 @@ void scaled_product(Warp& w, const Op& op, uint32_t mk) {
         sb[kk] = scale_byte(data_b, mma::scale_b_source(j, r / block, byte_b, thread_b));
       }
       size_t at = size_t{i} * p.n + j;
-      d[at] = mma::dot_scaled(p.cls, p.scale, &a[size_t{i} * k], col.data(), sa.data(), sb.data(), c[at]);
+      d[at] = mma::dot_scaled(w.launch->tensor_model, p.cls, p.scale, &a[size_t{i} * k], col.data(), sa.data(), sb.data(), c[at]);
     }
   scatter(w, op.args[0], p.d, plan_index(p.d, false), d);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "tcgen05_layouts.h"
 
 namespace ptxvm::test {
 namespace {
@@ -172,37 +173,6 @@ uint32_t idesc(unsigned dtype, unsigned atype, unsigned m, unsigned n, bool ta =
          (m >> 4) << 24;
 }
 
-// Swizzle modes of the descriptor's bits 61-63 and the rows of their pattern (16-byte units).
-enum class Swz { None = 0, B128 = 2, B64 = 4, B32 = 6 };
-unsigned swizzle_rows(Swz s) { return s == Swz::B128 ? 8 : s == Swz::B64 ? 4 : s == Swz::B32 ? 2 : 1; }
-
-// The tcgen05 shared-memory descriptor (Table 40).
-uint64_t sdesc(uint32_t start, uint32_t lbo, uint32_t sbo, Swz s) {
-  return uint64_t{(start & 0x3ffff) >> 4} | uint64_t{(lbo & 0x3ffff) >> 4} << 16 | uint64_t{(sbo & 0x3ffff) >> 4} << 32 |
-         uint64_t{1} << 46 | uint64_t(s) << 61;
-}
-
-// Byte offset of element (mn, k) under the canonical layout of §9.7.16.3.3 (T elements per 16
-// bytes; strides in elements as the table gives them, LBO/SBO in bytes), then Swizzle<B,4,3>.
-uint32_t canonical(bool k_major, Swz s, unsigned ebits, uint32_t lbo, uint32_t sbo, unsigned mn, unsigned k) {
-  const unsigned T = 128 / ebits, C = swizzle_rows(s);
-  uint64_t bits;
-  if (k_major) {  // ((8,m),(T,2k)):((C*T,SBO),(1, none ? LBO : T))
-    const uint64_t row = mn % 8, grp = mn / 8, t = k % T, chunk = k / T;
-    bits = (row * C * T + t) * ebits + grp * sbo * 8 + chunk * (s == Swz::None ? lbo * 8 : uint64_t{T} * ebits);
-  } else if (s == Swz::None) {  // ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))
-    const uint64_t t = mn % T, grp = mn / T, r = k % 8, kk = k / 8;
-    bits = (t + r * T) * ebits + grp * sbo * 8 + kk * lbo * 8;
-  } else {  // ((T,C,m),(8,k)):((1,T,LBO),(C*T,SBO))
-    const uint64_t t = mn % T, c = (mn / T) % C, grp = mn / (T * C), r = k % 8, kk = k / 8;
-    bits = (t + c * T + r * C * T) * ebits + grp * lbo * 8 + kk * sbo * 8;
-  }
-  uint32_t byte = static_cast<uint32_t>(bits / 8);
-  const unsigned b = s == Swz::B128 ? 3 : s == Swz::B64 ? 2 : s == Swz::B32 ? 1 : 0;
-  byte ^= ((byte >> 7) & ((1u << b) - 1)) << 4;
-  return byte;
-}
-
 struct Case {
   const char* name;
   const char* kind;
@@ -215,22 +185,10 @@ struct Case {
   bool a_tmem = false;
 };
 
-// Lays v out at `base` with the canonical strides the case uses: one MN group after another, K
-// chunks (no swizzle) or K groups of 8 (MN-major swizzled) after all of them. A swizzled K-major
-// operand keeps its whole K inside one atom row.
+// Lays v out at `base` with the canonical strides the case uses (canonical_strides).
 void put(std::vector<uint8_t>& img, uint32_t base, bool k_major, Swz s, unsigned ebits, unsigned mns, unsigned ks,
          const std::vector<int>& v, size_t mn_stride, size_t k_stride, Elem e, uint32_t& lbo, uint32_t& sbo) {
-  const unsigned T = 128 / ebits, C = swizzle_rows(s);
-  if (k_major) {  // 8 rows x (C*16 bytes) atoms; SBO between 8-row groups; LBO between 16-byte K chunks (none)
-    sbo = 8 * 16 * C;
-    lbo = s == Swz::None ? sbo * (mns / 8) : 16;
-  } else if (s == Swz::None) {  // T x 8 core matrices: SBO between MN groups, LBO between K groups of 8
-    sbo = 128;
-    lbo = 128 * (mns / T);
-  } else {  // atoms of C*T MN elements x 8 K: LBO between MN atoms, SBO between K groups of 8
-    lbo = 128 * C;
-    sbo = lbo * (mns / (T * C));
-  }
+  canonical_strides(k_major, s, ebits, mns, lbo, sbo);
   for (unsigned mn = 0; mn < mns; ++mn)
     for (unsigned k = 0; k < ks; ++k) {
       const uint32_t at = base + canonical(k_major, s, ebits, lbo, sbo, mn, k);
@@ -259,12 +217,7 @@ TEST_P(Tcgen05Gemm, MatchesTheExactProduct) {  // §9.7.16.10.9.1
   uint32_t alb = 0, asb = 0, blb = 0, bsb = 0;
   if (!c.a_tmem) put(img, 0, c.a_k_major, c.swz, ebits, c.m, K, A, K, 1, c.elem, alb, asb);
   put(img, 32768, c.b_k_major, c.swz, ebits, c.n, K, B, 1, c.n, c.elem, blb, bsb);
-  // One step's K (32 bytes) as a start-address move: K-major swizzled moves inside the atom row,
-  // K-major none by two chunks (2 LBO), MN-major by K/8 groups (LBO or SBO).
-  auto step = [&](bool k_major, uint32_t lbo, uint32_t sbo) -> uint64_t {
-    if (k_major) return (c.swz == Swz::None ? 2 * lbo : 32) >> 4;
-    return (kstep / 8) * (c.swz == Swz::None ? lbo : sbo) >> 4;
-  };
+  auto step = [&](bool k_major, uint32_t lbo, uint32_t sbo) { return k_step(k_major, c.swz, ebits, lbo, sbo); };
   std::vector<uint32_t> words(img.size() / 4);
   std::memcpy(words.data(), img.data(), img.size());
   // A in Tensor Memory: row i in D's lane for row i, K packed 32 / ebits per column.

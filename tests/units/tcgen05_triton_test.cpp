@@ -1,10 +1,15 @@
-// Triton's tl.dot for Blackwell (tests/corpus/triton/matmul.py compiled for cuda:100: Tensor Memory,
-// tcgen05.mma with an mbarrier pipeline, tcgen05.ld epilogue) runs on ptxvm with the exact
-// product: every input is a small integer, so every partial sum is exact in f32 whatever the
-// accumulation order, and the output types hold the result exactly. K is no multiple of the tile,
-// so the masked K edge runs too (the kernel masks only K: M and N are multiples of its tiles).
+// Triton's tl.dot and tl.dot_scaled for Blackwell (tests/corpus/triton/matmul.py,
+// matmul_descriptor.py and dot_scaled.py compiled for cuda:100: Tensor Memory, tcgen05.mma with
+// an mbarrier pipeline, block-scaled tcgen05.mma with scales stored or copied into Tensor Memory,
+// TMA through tensor maps built on the host or by the kernel, tcgen05.ld epilogues) run on ptxvm
+// with the exact product: every input is a small integer (times a power of two or a small
+// multiple of 0.5 for a scale), so every partial sum is exact in f32 whatever the accumulation
+// order, and the output types hold the result exactly. K is no multiple of the tile where the
+// kernel masks loads, so the masked K edge runs too (the kernels mask only K: M and N are
+// multiples of their tiles).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +18,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "units/tma/tensor_map.h"
 
 namespace ptxvm::test {
 namespace {
@@ -101,6 +107,133 @@ INSTANTIATE_TEST_SUITE_P(Corpus, TritonTcgen05,
                                            Config{"triton_matmul_tf32.cuda100.ptx", T::F32, T::F32, 64, 64},
                                            Config{"triton_matmul_fp8.cuda100.ptx", T::E4M3, T::F16, 128, 64}),
                          [](const ::testing::TestParamInfo<Config>& i) {
+                           std::string n = i.param.file;
+                           return n.substr(7, n.find('.') - 7);
+                         });
+
+// ---- tl.dot_scaled: (A * scale_A) @ (B * scale_B), B and the scales stored K-major ----
+
+// A small integer (|v| <= 3) as e2m1 (§5.2.5.1: 1, 2, 3 are 0b010, 0b100, 0b101).
+uint8_t e2m1(int v) {
+  static const uint8_t kMagnitude[] = {0, 2, 4, 5};
+  return static_cast<uint8_t>((v < 0 ? 8 : 0) | kMagnitude[v < 0 ? -v : v]);
+}
+
+struct Scaled {
+  const char* file;
+  bool fp4;       // e2m1 operands, two to a byte along K (the first in the low nibble); else e4m3
+  unsigned vec;   // elements per scale factor
+  bool e4m3_scales;  // nvfp4: e4m3 scales (0.5, 1, 1.5, 2, 3); else e8m0 (2^-2 .. 2^2)
+  bool tma;       // dot_scaled_gemm_tma: operands and pre-shuffled scales through tensor maps
+};
+
+class TritonDotScaled : public ::testing::TestWithParam<Scaled> {};
+
+TEST_P(TritonDotScaled, IsExact) {
+  const Scaled& c = GetParam();
+  const unsigned M = 256, N = 256, K = c.tma ? 256 : 192, pack = c.fp4 ? 2 : 1, kb = K / c.vec;
+  uint32_t seed = 11;
+  auto next = [&](unsigned range) {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 20) % range;
+  };
+  std::vector<int> A(M * K), B(N * K);  // B[j][k]: stored transposed
+  for (int& x : A) x = static_cast<int>(next(7)) - 3;
+  for (int& x : B) x = static_cast<int>(next(7)) - 3;
+  std::vector<unsigned> sa(M * kb), sb(N * kb);
+  for (unsigned& x : sa) x = next(5);
+  for (unsigned& x : sb) x = next(5);
+  const double kE4m3Values[] = {0.5, 1, 1.5, 2, 3};
+  const uint8_t kE4m3Codes[] = {6 << 3, 7 << 3, 7 << 3 | 4, 8 << 3, 8 << 3 | 4};
+  auto value = [&](unsigned s) { return c.e4m3_scales ? kE4m3Values[s] : std::ldexp(1.0, static_cast<int>(s) - 2); };
+  auto code = [&](unsigned s) { return c.e4m3_scales ? kE4m3Codes[s] : static_cast<uint8_t>(125 + s); };
+  auto operand = [&](const std::vector<int>& v, unsigned rows) {
+    std::vector<uint8_t> b(size_t{rows} * K / pack, 0);
+    for (size_t i = 0; i < v.size(); ++i)
+      if (c.fp4) b[i / 2] |= static_cast<uint8_t>(e2m1(v[i]) << (4 * (i % 2)));
+      else b[i] = static_cast<uint8_t>(encode(T::E4M3, v[i]));
+    return b;
+  };
+  // Scales row-major [rows][K / vec], or (TMA) [rows / 128][K / vec / 4][32][16] with
+  // [i][j][r][4q + s] the factor of row 128i + 32q + r, K block 4j + s.
+  auto scales = [&](const std::vector<unsigned>& v) {
+    std::vector<uint8_t> b(v.size());
+    for (unsigned row = 0; row < v.size() / kb; ++row)
+      for (unsigned t = 0; t < kb; ++t) {
+        const size_t at = c.tma ? (((size_t{row} / 128 * (kb / 4) + t / 4) * 32 + row % 32) * 16 + (row % 128) / 32 * 4 + t % 4)
+                                : size_t{row} * kb + t;
+        b[at] = code(v[size_t{row} * kb + t]);
+      }
+    return b;
+  };
+  Harness h;
+  h.load(corpus(c.file));
+  const uint64_t a = h.buffer(operand(A, M)), b = h.buffer(operand(B, N)), dsa = h.buffer(scales(sa)),
+                 dsb = h.buffer(scales(sb)), out = h.buffer(std::vector<float>(size_t{M} * N, -1.0f));
+  LaunchConfig cfg;
+  cfg.grid = {(M / 128) * (N / 128)};
+  cfg.block = {128};
+  cfg.shared_bytes = 200 * 1024;
+  cfg.step_limit = 200'000'000;
+  std::vector<KernelArg> args;
+  if (!c.tma) {
+    args = {arg(a), arg(b), arg(out), arg(dsa), arg(dsb), arg(M), arg(N), arg(K), arg(K / pack), arg(K / pack),
+            arg(N), arg(kb), arg(kb), arg(uint64_t{0}), arg(uint64_t{0})};
+  } else {
+    using units::tma::TensorMap;
+    auto map = [](uint64_t address, std::vector<uint64_t> dims, std::vector<uint32_t> box, units::tma::Swizzle swz) {
+      TensorMap m;
+      m.rank = static_cast<uint32_t>(dims.size());
+      m.address = address;
+      uint64_t stride = 1;
+      for (size_t i = 0; i < dims.size(); ++i) {
+        m.dims[i] = dims[i], m.box[i] = box[i];
+        if (i) m.strides[i - 1] = stride;
+        stride *= dims[i];
+      }
+      m.swizzle = swz;
+      EXPECT_EQ(units::tma::validate(m), "");
+      return arg(units::tma::encode(m));
+    };
+    const uint32_t pk = 128 / pack;
+    const auto swz = c.fp4 ? units::tma::Swizzle::B64 : units::tma::Swizzle::B128;
+    const uint32_t rk = 128 / c.vec / 4;
+    auto shape2 = [&](uint32_t rows) {
+      return std::vector<KernelArg>{arg(rows), arg(K / pack), arg(uint64_t{K / pack}), arg(uint64_t{1})};
+    };
+    auto shape4 = [&](uint32_t rows) {
+      return std::vector<KernelArg>{arg(rows / 128), arg(kb / 4), arg(32u), arg(16u), arg(uint64_t{kb / 4 * 512}),
+                                    arg(uint64_t{512}), arg(uint64_t{16}), arg(uint64_t{1})};
+    };
+    args.push_back(map(a, {K / pack, M}, {pk, 128}, swz));
+    for (auto& x : shape2(M)) args.push_back(x);
+    args.push_back(map(b, {K / pack, N}, {pk, 128}, swz));
+    for (auto& x : shape2(N)) args.push_back(x);
+    args.push_back(map(dsa, {16, 32, kb / 4, M / 128}, {16, 32, rk, 1}, units::tma::Swizzle::None));
+    for (auto& x : shape4(M)) args.push_back(x);
+    args.push_back(map(dsb, {16, 32, kb / 4, N / 128}, {16, 32, rk, 1}, units::tma::Swizzle::None));
+    for (auto& x : shape4(N)) args.push_back(x);
+    for (auto& x : {arg(out), arg(M), arg(N), arg(K), arg(N), arg(uint64_t{0}), arg(uint64_t{0})}) args.push_back(x);
+  }
+  const LaunchResult r = h.module->launch(c.tma ? "dot_scaled_gemm_tma" : "dot_scaled_gemm", cfg, args);
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<float> d = h.read<float>(out, size_t{M} * N);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      double want = 0;
+      for (unsigned k = 0; k < K; ++k)
+        want += A[i * K + k] * value(sa[i * kb + k / c.vec]) * B[j * K + k] * value(sb[j * kb + k / c.vec]);
+      ASSERT_EQ(d[size_t{i} * N + j], want) << c.file << " C[" << i << "][" << j << "]";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, TritonDotScaled,
+                         ::testing::Values(Scaled{"triton_dot_scaled_mxfp8.cuda100.ptx", false, 32, false, false},
+                                           Scaled{"triton_dot_scaled_mxfp4.cuda100.ptx", true, 32, false, false},
+                                           Scaled{"triton_dot_scaled_nvfp4.cuda100.ptx", true, 16, true, false},
+                                           Scaled{"triton_dot_scaled_mxfp8_tma.cuda100.ptx", false, 32, false, true},
+                                           Scaled{"triton_dot_scaled_nvfp4_tma.cuda100.ptx", true, 16, true, true}),
+                         [](const ::testing::TestParamInfo<Scaled>& i) {
                            std::string n = i.param.file;
                            return n.substr(7, n.find('.') - 7);
                          });

@@ -48,7 +48,12 @@ using program::Arg;
 using program::ArgKind;
 using program::Op;
 
-enum class Kind : uint8_t { F16, TF32, F8F6F4, I8 };
+enum class Kind : uint8_t { F16, TF32, F8F6F4, I8, MXF8F6F4, MXF4, MXF4NVF4 };
+
+bool block_scaled(Kind k) { return k == Kind::MXF8F6F4 || k == Kind::MXF4 || k == Kind::MXF4NVF4; }
+// .kind::mxf4 and .kind::mxf4nvf4 pack two e2m1 to a byte; every other kind gives an element at
+// least a byte (§9.7.16.10.4).
+bool packed_fp4(Kind k) { return k == Kind::MXF4 || k == Kind::MXF4NVF4; }
 
 // What the instruction is, fixed at load time (op.aux points at it).
 struct Plan {
@@ -59,6 +64,9 @@ struct Plan {
   int disable = -1;     // operand index of disable-output-lane, if written
   unsigned enable = 4;  // operand index of enable-input-d
   unsigned scale = 0;   // scale-input-d
+  // Block scaling (§9.7.16.10.7): scale factors per row of A and column of B (1, 2 or 4; 0 when
+  // not block-scaled), and the operand indexes of [scale-A-tmem] and [scale-B-tmem].
+  unsigned scale_vec = 0, sfa = 0, sfb = 0;
 };
 
 // The instruction descriptor decoded (Table 42).
@@ -66,16 +74,59 @@ struct Shape {
   Type a, b, d;
   unsigned m, n, k;
   bool saturate, negate_a, negate_b, a_mn_major, b_mn_major;
+  Type scale = Type::UE8M0;  // block scaling: the scale factors' type and byte offsets
+  unsigned sfa_id = 0, sfb_id = 0;
 };
+
+// Tables 43-44: the block-scaled kinds' descriptor.
+std::optional<std::string> decode_block_scaled_idesc(const Plan& p, uint32_t x, Shape& s) {
+  auto bit = [&](unsigned i) { return ((x >> i) & 1u) != 0; };
+  const bool fp4 = packed_fp4(p.kind);
+  for (unsigned r : {0u, 1u, 3u, 6u, 24u, 25u, 26u})
+    if (bit(r)) return "reserved bit " + std::to_string(r) + " of the instruction descriptor is set";
+  if (fp4 && bit(12)) return std::string("reserved bit 12 of the instruction descriptor is set (Table 44)");
+  if (bit(31))
+    return fp4 ? std::string("unsupported: K = 96 (bit 31; sm_103a), whose scale-factor layouts the ISA gives only "
+                             "in figures, is not implemented yet")
+               : std::string("reserved bit 31 of the instruction descriptor is set (Table 43)");
+  const unsigned atype = (x >> 7) & 7, btype = fp4 ? (x >> 10) & 3 : (x >> 10) & 7;
+  if (fp4) {
+    if (atype != 1 || btype != 1) return std::string("atype and btype must be 1 (E2M1) for ") + *p.bound.value("kind");
+    s.a = s.b = Type::E2M1;
+    if (s.a_mn_major || s.b_mn_major) return *p.bound.value("kind") + " cannot transpose A or B (Table 49)";
+  } else {
+    static const Type kTypes[] = {Type::E4M3, Type::E5M2, Type::E4M3, Type::E2M3, Type::E3M2, Type::E2M1};
+    if (atype == 2 || atype > 5) return "atype " + std::to_string(atype) + " is not a type of .kind::mxf8f6f4";
+    if (btype == 2 || btype > 5) return "btype " + std::to_string(btype) + " is not a type of .kind::mxf8f6f4";
+    s.a = kTypes[atype], s.b = kTypes[btype];
+    if (s.b != Type::E2M1 && s.b != Type::E3M2 && s.b != Type::E2M3 && s.b_mn_major && (p.group == 1 ? s.n % 16 : s.n % 32))
+      return "an 8-bit transposed B needs N a multiple of " + std::to_string(p.group == 1 ? 16 : 32) + " (Table 50)";
+  }
+  s.d = Type::F32;
+  s.scale = bit(23) ? Type::UE8M0 : Type::UE4M3;
+  if (s.scale == Type::UE4M3 && (p.kind != Kind::MXF4NVF4 || p.scale_vec != 4))
+    return std::string("scale type UE4M3 (bit 23 clear) is for .kind::mxf4nvf4 with 16-element blocks only (Table 55)");
+  s.sfb_id = (x >> 4) & 3, s.sfa_id = (x >> 29) & 3;
+  for (unsigned id : {s.sfa_id, s.sfb_id})
+    if (id % p.scale_vec != 0)
+      return "scale factor ID " + std::to_string(id) + " does not fit " + std::to_string(p.scale_vec) +
+             " scale factors in a Tensor Memory cell (" + (p.scale_vec == 2 ? "0 or 2" : "0") + ", §9.7.16.10.7.2)";
+  s.k = fp4 ? 64 : 32;  // Table 39
+  return std::nullopt;
+}
 
 std::optional<std::string> decode_idesc(const Plan& p, uint32_t x, Shape& s) {
   auto bit = [&](unsigned i) { return ((x >> i) & 1u) != 0; };
-  const unsigned dtype = (x >> 4) & 3, atype = (x >> 7) & 7, btype = (x >> 10) & 7;
   const isa::MmaShape mn = isa::idesc_shape(p.bound, x);
   s.m = mn.m, s.n = mn.n;
   s.saturate = bit(3), s.negate_a = bit(13), s.negate_b = bit(14), s.a_mn_major = bit(15), s.b_mn_major = bit(16);
   if (auto bad = isa::check_idesc_shape(p.bound, x)) return *bad;
   if (bit(2)) return std::string("the instruction descriptor's sparsity bit (2) is set on a dense tcgen05.mma");
+  if (block_scaled(p.kind)) {
+    s.saturate = false;
+    return decode_block_scaled_idesc(p, x, s);
+  }
+  const unsigned dtype = (x >> 4) & 3, atype = (x >> 7) & 7, btype = (x >> 10) & 7;
   if (bit(6) || bit(23) || bit(29))
     return "reserved bit " + std::to_string(bit(6) ? 6 : bit(23) ? 23 : 29) + " of the instruction descriptor is set";
   if (x >> 30) return std::string("the maximum shift (bits 30-31) applies to .ws only");
@@ -85,13 +136,12 @@ std::optional<std::string> decode_idesc(const Plan& p, uint32_t x, Shape& s) {
     case Kind::F16: t = code == 0 ? Type::F16 : Type::BF16; return code <= 1;
     case Kind::TF32: t = Type::TF32; return code == 2;
     case Kind::I8: t = code == 0 ? Type::U8 : Type::S8; return code <= 1;
-    case Kind::F8F6F4: {
+    default: {  // .kind::f8f6f4
       static const Type kTypes[] = {Type::E4M3, Type::E5M2, Type::E4M3, Type::E2M3, Type::E3M2, Type::E2M1};
       t = code < 6 ? kTypes[code] : Type::E4M3;
       return code != 2 && code < 6;
     }
     }
-    return false;
   };
   if (!type(atype, s.a)) return "atype " + std::to_string(atype) + " is not a type of " + *p.bound.value("kind");
   if (!type(btype, s.b)) return "btype " + std::to_string(btype) + " is not a type of " + *p.bound.value("kind");
@@ -143,11 +193,13 @@ struct Mma {
   Shape s;
   uint32_t d_tmem, a_tmem;
   uint64_t a_desc, b_desc;
+  uint32_t sfa_tmem, sfb_tmem;
   uint32_t disabled[8];
   bool enable_d;
   mma::Model model;
 
   unsigned rows() const { return plan->group == 1 ? s.m : s.m / 2; }  // rows of D per CTA
+  unsigned geometry(Type t) const { return packed_fp4(plan->kind) ? 4 : layout_bits(t); }
 
   // An operand of mns x ks elements through descriptor `desc` in `cta`'s shared memory, into
   // out[mn * mn_stride + k * k_stride].
@@ -155,7 +207,7 @@ struct Mma {
                    size_t k_stride, uint64_t* out) const {
     mma::MatrixDescriptor d;
     if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) issuer->undefined(lane, "'" + op->text + "': " + *bad);
-    const unsigned g = layout_bits(t), v = value_bits(t);
+    const unsigned g = geometry(t), v = value_bits(t);
     const auto& shared = cta.shared.bytes;
     const uint64_t mask = (uint64_t{1} << v) - 1;
     for (unsigned mn = 0; mn < mns; ++mn)
@@ -177,7 +229,7 @@ struct Mma {
   // A's rows of `cta` from Tensor Memory at a_tmem.
   void read_tmem_a(exec::Cta& cta, uint64_t* out) const {
     TensorMemory& t = cta.unit<TensorMemory>();
-    const unsigned g = layout_bits(s.a), per = 32 / g, r = rows();
+    const unsigned g = geometry(s.a), per = 32 / g, r = rows();
     const unsigned columns = (s.k + per - 1) / per;
     for (unsigned i = 0; i < r; ++i) {
       const Place p = d_place(s.m, s.n, plan->group, i, 0);
@@ -212,7 +264,8 @@ struct Mma {
           const uint32_t cell = t.cell(lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column);
           c[size_t{i} * n + j] = !enable_d ? 0 : s.d == Type::F16 ? cell & 0xffff : cell;
         }
-      compute(a, b, c, d);
+      if (block_scaled(plan->kind)) compute_scaled(t, a, b, c, d);
+      else compute(a, b, c, d);
       for (unsigned i = 0; i < m; ++i)
         for (unsigned j = 0; j < n; ++j) {
           const Place p = d_place(s.m, n, plan->group, i, j);
@@ -220,6 +273,45 @@ struct Mma {
           if ((disabled[x * 4 + tl / 32] >> (tl % 32)) & 1u) continue;  // disable-output-lane
           t.cell(tl, column_of(d_tmem) + p.column) = static_cast<uint32_t>(d[size_t{i} * n + j]);
         }
+    }
+  }
+
+  // The scale factors of block k-block `t` for D's row i, column j (§9.7.16.10.7), as CUTLASS
+  // lays them out (tmem_sf_frg, mma_traits_sm100_frag.hpp; the ISA draws them only in figures):
+  // the 32-lane quarter that computes D[i][j] reads row i's factors at its lane i % 32, column
+  // i / 32 from scale-A-tmem, and column j's at its lane c % 32, column c / 32 from
+  // scale-B-tmem, c being j's column in D's layout (j, or j % (N/2) in Layout B); a factor is
+  // byte sf_id + t of its cell. Each quarter holds its own copy ("duplicated to all 32 lane
+  // partitions").
+  uint8_t scale_factor(TensorMemory& t, uint32_t base, unsigned id, unsigned quarter, unsigned index,
+                       unsigned block) const {
+    const unsigned at = lane_of(base & 0x3fffffff) + 32 * quarter + index % 32;  // CUTLASS keeps sf_id in bits 30-31
+    const unsigned column = column_of(base) + index / 32, byte = id + block;
+    t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
+    return static_cast<uint8_t>(t.cell(at, column) >> (8 * byte));
+  }
+
+  void compute_scaled(TensorMemory& t, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                      const std::vector<uint64_t>& c, std::vector<uint64_t>& d) const {
+    const unsigned m = rows(), n = s.n, k = s.k, per = k / plan->scale_vec;
+    mma::FloatClass cls{s.a, s.b, s.d, s.d, k};
+    cls.tcgen05 = true;
+    cls.mxf4 = packed_fp4(plan->kind);
+    std::vector<uint64_t> col(k);
+    std::vector<uint8_t> sa(k), sb(k);
+    for (unsigned j = 0; j < n; ++j) {
+      for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
+      for (unsigned i = 0; i < m; ++i) {
+        const Place p = d_place(s.m, n, plan->group, i, j);
+        const unsigned quarter = (lane_of(d_tmem) + p.lane) / 32;
+        for (unsigned kk = 0; kk < k; kk += per) {
+          const uint8_t x = scale_factor(t, sfa_tmem, s.sfa_id, quarter, i, kk / per);
+          const uint8_t y = scale_factor(t, sfb_tmem, s.sfb_id, quarter, p.column, kk / per);
+          std::fill_n(&sa[kk], per, x), std::fill_n(&sb[kk], per, y);
+        }
+        const size_t at = size_t{i} * n + j;
+        d[at] = mma::dot_scaled(model, cls, s.scale, &a[size_t{i} * k], col.data(), sa.data(), sb.data(), c[at]);
+      }
     }
   }
 
@@ -278,6 +370,10 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
     if (p.a_tmem) x->a_tmem = static_cast<uint32_t>(w.address(op.args[1], l));
     else x->a_desc = w.get<uint64_t>(op.args[1], l);
     x->b_desc = w.get<uint64_t>(op.args[2], l);
+    if (p.scale_vec) {
+      x->sfa_tmem = static_cast<uint32_t>(w.address(op.args[p.sfa], l));
+      x->sfb_tmem = static_cast<uint32_t>(w.address(op.args[p.sfb], l));
+    }
     if (auto bad = decode_idesc(p, w.get<uint32_t>(op.args[3], l), x->s))
       w.undefined(l, "'" + op.text + "': " + *bad + " (§9.7.16.4.2, 000_70a4b524dfe259fa.txt)");
     std::fill(std::begin(x->disabled), std::end(x->disabled), 0u);
@@ -298,18 +394,30 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
   else if (kind == ".kind::tf32") p.kind = Kind::TF32;
   else if (kind == ".kind::f8f6f4") p.kind = Kind::F8F6F4;
   else if (kind == ".kind::i8") p.kind = Kind::I8;
-  else {
-    why = "tcgen05.mma " + kind + " (block scaling, §9.7.16.10.7) is not implemented yet";
-    return false;
-  }
+  else if (kind == ".kind::mxf8f6f4") p.kind = Kind::MXF8F6F4;
+  else if (kind == ".kind::mxf4") p.kind = Kind::MXF4;
+  else p.kind = Kind::MXF4NVF4;
   if (b.value("ashift")) {
     why = "tcgen05.mma .ashift is not implemented yet";
     return false;
   }
   p.group = b.is("cta_group", ".cta_group::2") ? 2 : 1;
   p.a_tmem = op.args[1].kind == ArgKind::Address;
-  // [d-tmem], a, b-desc, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
+  // [d-tmem], a, b-desc, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}, or with
+  // block scaling [d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d
   size_t next = 4;
+  if (block_scaled(p.kind)) {
+    // Table 54: .block32 is one factor per 32 elements, .block16 per 16; no qualifier is
+    // .block32 (the checker requires one for .kind::mxf4nvf4).
+    const std::string* vec = b.value("scale_vec");
+    const unsigned k = p.kind == Kind::MXF8F6F4 ? 32 : 64;
+    p.scale_vec = !vec || *vec == ".block32" ? k / 32 : *vec == ".block16" ? k / 16 : (*vec)[12] - '0';
+    if (op.args.size() != 7 || op.args[4].kind != ArgKind::Address || op.args[5].kind != ArgKind::Address) {
+      why = "block-scaled tcgen05.mma takes [scale-A-tmem], [scale-B-tmem] and enable-input-d after idesc";
+      return false;
+    }
+    p.sfa = 4, p.sfb = 5, next = 6;
+  }
   if (next < op.args.size() && op.args[next].kind == ArgKind::Vector) {
     const size_t words = op.args[next].elems.size();
     if (words != 4 * p.group) {
