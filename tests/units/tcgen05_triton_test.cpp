@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness.h"
@@ -236,6 +237,88 @@ INSTANTIATE_TEST_SUITE_P(Corpus, TritonDotScaled,
                          [](const ::testing::TestParamInfo<Scaled>& i) {
                            std::string n = i.param.file;
                            return n.substr(7, n.find('.') - 7);
+                         });
+
+// ---- tl.dot through tensor descriptors: built by the kernel (tensormap.replace in the global
+// scratch) or passed by value from the host; cuda:90 (wgmma) and cuda:100 (tcgen05) ----
+
+// A 2-D fp16 tensor map as Triton's host TensorDescriptor encodes it: 128-byte swizzle.
+KernelArg fp16_map(uint64_t address, uint64_t cols, uint64_t rows, uint32_t box_cols, uint32_t box_rows) {
+  units::tma::TensorMap m;
+  m.type = units::tma::DataType::F16;
+  m.rank = 2;
+  m.address = address;
+  m.dims = {cols, rows};
+  m.strides = {cols * 2};
+  m.box = {box_cols, box_rows};
+  m.swizzle = units::tma::Swizzle::B128;
+  EXPECT_EQ(units::tma::validate(m), "");
+  return arg(units::tma::encode(m));
+}
+
+class TritonDescriptors : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TritonDescriptors, MatmulIsExact) {
+  const std::string file = GetParam();
+  const bool host = file.find("host") != std::string::npos;
+  const unsigned M = 256, N = 256, K = 136;  // K: no multiple of the 64-wide tile; rows of 16-byte multiples
+  std::vector<int> A(M * K), B(K * N);
+  uint32_t seed = 5;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int>((seed >> 20) % 7) - 3;
+  };
+  for (int& x : A) x = next();
+  for (int& x : B) x = next();
+  auto half = [](const std::vector<int>& v) {
+    std::vector<uint16_t> h(v.size());
+    for (size_t i = 0; i < v.size(); ++i) h[i] = static_cast<uint16_t>(encode(T::F16, v[i]));
+    return h;
+  };
+  Harness h;
+  h.load(corpus(file));
+  const uint64_t a = h.buffer(half(A)), b = h.buffer(half(B)), out = h.buffer(std::vector<uint16_t>(M * N, 0xeeee));
+  const unsigned programs = (M / 128) * (N / 128);
+  LaunchConfig cfg;
+  cfg.grid = {programs};
+  cfg.block = {128};
+  cfg.shared_bytes = 200 * 1024;
+  cfg.step_limit = 200'000'000;
+  std::vector<KernelArg> args;
+  if (host) {
+    auto shape = [](uint32_t rows, uint32_t cols) {
+      return std::vector<KernelArg>{arg(rows), arg(cols), arg(uint64_t{cols}), arg(uint64_t{1})};
+    };
+    for (auto [map, rows, cols] : {std::tuple{fp16_map(a, K, M, 64, 128), M, K}, std::tuple{fp16_map(b, N, K, 64, 64), K, N},
+                                   std::tuple{fp16_map(out, N, M, 64, 128), M, N}}) {
+      args.push_back(map);
+      for (auto& x : shape(rows, cols)) args.push_back(x);
+    }
+    for (auto& x : {arg(M), arg(N), arg(K), arg(uint64_t{0}), arg(uint64_t{0})}) args.push_back(x);
+  } else {  // the kernel writes its three maps in 384 bytes of global scratch per program
+    const uint64_t scratch = h.buffer(std::vector<uint8_t>(384 * programs, 0));
+    args = {arg(a), arg(b), arg(out), arg(M), arg(N), arg(K), arg(K), arg(N), arg(N), arg(scratch), arg(uint64_t{0})};
+  }
+  const LaunchResult r = h.module->launch(host ? "matmul_desc_host" : "matmul_desc_device", cfg, args);
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<uint16_t> d = h.read<uint16_t>(out, size_t{M} * N);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      int want = 0;
+      for (unsigned k = 0; k < K; ++k) want += A[i * K + k] * B[k * N + j];
+      ASSERT_EQ(d[size_t{i} * N + j], encode(T::F16, want)) << file << " C[" << i << "][" << j << "] = " << want;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, TritonDescriptors,
+                         ::testing::Values("triton_matmul_desc_device.cuda100.ptx", "triton_matmul_desc_host.cuda100.ptx",
+                                           "triton_matmul_desc_device.cuda90.ptx", "triton_matmul_desc_host.cuda90.ptx"),
+                         [](const ::testing::TestParamInfo<const char*>& i) {
+                           std::string n = i.param;
+                           n = n.substr(7);
+                           for (char& ch : n)
+                             if (ch == '.') ch = '_';
+                           return n.substr(0, n.size() - 4);
                          });
 
 }  // namespace

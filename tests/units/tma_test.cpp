@@ -43,6 +43,15 @@ TEST(TensorMap, EncodesAndDecodesEveryField) {
   EXPECT_FALSE(units::tma::decode(garbage.data()));
 }
 
+TEST(TensorMap, ZeroBytesAreTheBlankMap) {  // what Triton fills with tensormap.replace
+  const std::array<uint8_t, 128> zeros{};
+  const auto blank = units::tma::decode(zeros.data());
+  ASSERT_TRUE(blank);
+  EXPECT_EQ(blank->rank, 0u);
+  EXPECT_EQ(blank->element_strides[0], 0u);
+  EXPECT_NE(units::tma::validate(*blank), "");
+}
+
 // Each of cuTensorMapEncodeTiled's rules, broken once.
 TEST(TensorMap, EveryRuleIsChecked) {
   EXPECT_EQ(units::tma::validate(good()), "");

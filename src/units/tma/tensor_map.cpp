@@ -1,6 +1,8 @@
 // PTX §5.5.8: tensor maps, in ptxvm's encoding, checked by cuTensorMapEncodeTiled's rules.
 #include "units/tma/tensor_map.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 namespace ptxvm::units::tma {
@@ -109,6 +111,12 @@ std::array<uint8_t, 128> encode(const TensorMap& m) {
 }
 
 std::optional<TensorMap> decode(const uint8_t* b) {
+  if (std::all_of(b, b + 128, [](uint8_t x) { return x == 0; })) {  // the blank map
+    TensorMap m;
+    m.rank = 0;
+    m.element_strides = {};
+    return m;
+  }
   if (get<uint32_t>(b, 0) != kTag || b[4] != 1) return std::nullopt;
   TensorMap m;
   m.rank = b[5];

@@ -47,9 +47,10 @@ unsigned element_bytes(DataType t);
 // build (the rule it breaks), or "" when it is.
 std::string validate(const TensorMap& m);
 
-// The 128 bytes of `m` in ptxvm's encoding, and back: nullopt for bytes that hold no map. A
-// decoded map need not be valid (tensormap.replace edits a map one field at a time): its user
-// validates it.
+// The 128 bytes of `m` in ptxvm's encoding, and back: nullopt for bytes that hold no map; 128
+// zero bytes are the blank map, every field zero (Triton zeroes a map in shared memory and
+// fills it with tensormap.replace). A decoded map need not be valid (tensormap.replace edits a
+// map one field at a time): its user validates it.
 std::array<uint8_t, 128> encode(const TensorMap& m);
 std::optional<TensorMap> decode(const uint8_t* bytes);
 
