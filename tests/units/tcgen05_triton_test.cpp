@@ -9,6 +9,7 @@
 // multiples of their tiles).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -320,6 +321,125 @@ INSTANTIATE_TEST_SUITE_P(Corpus, TritonDescriptors,
                              if (ch == '.') ch = '_';
                            return n.substr(0, n.size() - 4);
                          });
+
+// ---- the other cuda:100 corpus kernels with tl.dot ----
+
+// int8 tl.dot, persistent (each program loops over tiles), int32 accumulation: exact.
+TEST(TritonTcgen05Kernels, Int8PersistentMatmulIsExact) {
+  const unsigned M = 300, N = 260, K = 200, tiles = 3 * 3;  // 128 x 128 tiles, edges masked
+  std::vector<int8_t> A(M * K), B(K * N);
+  uint32_t seed = 3;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int8_t>(seed >> 24);
+  };
+  for (int8_t& x : A) x = next();
+  for (int8_t& x : B) x = next();
+  Harness h;
+  h.load(corpus("triton_int8_matmul_persistent.cuda100.ptx"));
+  const uint64_t a = h.buffer(A), b = h.buffer(B), c = h.buffer(std::vector<int32_t>(M * N, -1));
+  LaunchConfig cfg;
+  cfg.grid = {tiles};  // min(NUM_SMS, tiles)
+  cfg.block = {256};
+  cfg.shared_bytes = 200 * 1024;
+  cfg.step_limit = 400'000'000;
+  const LaunchResult r = h.module->launch("int8_matmul_persistent", cfg,
+                                          {arg(a), arg(b), arg(c), arg(M), arg(N), arg(K), arg(uint64_t{0}), arg(uint64_t{0})});
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<int32_t> d = h.read<int32_t>(c, size_t{M} * N);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      int32_t want = 0;
+      for (unsigned k = 0; k < K; ++k) want += A[i * K + k] * B[k * N + j];
+      ASSERT_EQ(d[size_t{i} * N + j], want) << "C[" << i << "][" << j << "]";
+    }
+}
+
+// fp16 tl.dot with a bias and GELU (erf) epilogue: the product of small integers is exact, so
+// y is GELU of an exact value, within an fp16 unit in the last place of the rounded reference
+// plus the f32 rounding of the kernel's 1 + erf(x) (which cancels for large negative x).
+TEST(TritonTcgen05Kernels, LinearGeluIsWithinAnUlp) {
+  const unsigned M = 200, N = 136, K = 96;  // 64 x 64 tiles, M and N edges masked
+  std::vector<_Float16> X(M * K), W(N * K);
+  std::vector<float> bias(N);
+  uint32_t seed = 9;
+  auto next = [&](int range) {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int>((seed >> 20) % range) - range / 2;
+  };
+  for (auto& x : X) x = static_cast<_Float16>(next(5));
+  for (auto& x : W) x = static_cast<_Float16>(next(5));
+  for (float& x : bias) x = static_cast<float>(next(9)) / 4;
+  Harness h;
+  h.load(corpus("triton_linear_gelu.cuda100.ptx"));
+  const uint64_t x = h.buffer(X), w = h.buffer(W), b = h.buffer(bias), y = h.buffer(std::vector<_Float16>(M * N));
+  LaunchConfig cfg;
+  cfg.grid = {(M + 63) / 64, (N + 63) / 64};
+  cfg.block = {128};
+  cfg.shared_bytes = 200 * 1024;
+  cfg.step_limit = 200'000'000;
+  const LaunchResult r = h.module->launch("linear_gelu", cfg,
+                                          {arg(x), arg(w), arg(b), arg(y), arg(M), arg(N), arg(K), arg(uint64_t{0}), arg(uint64_t{0})});
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<_Float16> d = h.read<_Float16>(y, size_t{M} * N);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      double acc = bias[j];
+      for (unsigned k = 0; k < K; ++k) acc += double{static_cast<float>(X[i * K + k])} * static_cast<float>(W[j * K + k]);
+      const double want = 0.5 * acc * (1 + std::erf(acc / std::sqrt(2.0)));
+      const _Float16 near = static_cast<_Float16>(want);
+      const double ulp = std::max(std::abs(static_cast<double>(near)) * std::ldexp(1.0, -10), std::ldexp(1.0, -24));
+      const double bound = ulp + std::abs(acc) * std::ldexp(1.0, -23);
+      ASSERT_LE(std::abs(static_cast<float>(d[size_t{i} * N + j]) - want), bound) << "y[" << i << "][" << j << "] of " << acc;
+    }
+}
+
+// Flash-attention forward, causal (two tl.dot per K/V block, online softmax with exp2): against
+// softmax(QK^T * scale) V in double. P enters the second product as fp16, so the bound is fp16's.
+TEST(TritonTcgen05Kernels, CausalAttentionMatchesTheReference) {
+  const unsigned S = 160, D = 64, heads = 2;  // 64-row blocks: the last one masked
+  const float scale = 0.125f;
+  std::vector<_Float16> Q(heads * S * D), Kt(heads * S * D), V(heads * S * D);
+  uint32_t seed = 21;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<_Float16>(static_cast<float>(static_cast<int>(seed >> 21) - 1024) / 1024);
+  };
+  for (auto* v : {&Q, &Kt, &V})
+    for (auto& x : *v) x = next();
+  Harness h;
+  h.load(corpus("triton_attention_causal.cuda100.ptx"));
+  const uint64_t q = h.buffer(Q), k = h.buffer(Kt), v = h.buffer(V), o = h.buffer(std::vector<_Float16>(heads * S * D));
+  LaunchConfig cfg;
+  cfg.grid = {(S + 63) / 64, heads};
+  cfg.block = {128};
+  cfg.shared_bytes = 200 * 1024;
+  cfg.step_limit = 400'000'000;
+  const LaunchResult r = h.module->launch(
+      "attn_fwd", cfg, {arg(q), arg(k), arg(v), arg(o), arg(scale), arg(S), arg(D), arg(uint64_t{0}), arg(uint64_t{0})});
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<_Float16> got = h.read<_Float16>(o, size_t{heads} * S * D);
+  auto at = [&](const std::vector<_Float16>& t, unsigned hh, unsigned s, unsigned d) {
+    return double{static_cast<float>(t[(size_t{hh} * S + s) * D + d])};
+  };
+  for (unsigned hh = 0; hh < heads; ++hh)
+    for (unsigned i = 0; i < S; ++i) {
+      std::vector<double> p(i + 1);
+      double top = -1e300, sum = 0;
+      for (unsigned j = 0; j <= i; ++j) {
+        for (unsigned d = 0; d < D; ++d) p[j] += at(Q, hh, i, d) * at(Kt, hh, j, d);
+        p[j] *= scale;
+        top = std::max(top, p[j]);
+      }
+      for (double& x : p) sum += (x = std::exp(x - top));
+      for (unsigned d = 0; d < D; ++d) {
+        double want = 0;
+        for (unsigned j = 0; j <= i; ++j) want += p[j] / sum * at(V, hh, j, d);
+        ASSERT_NEAR(static_cast<float>(got[(size_t{hh} * S + i) * D + d]), want, 4e-3)
+            << "O[" << hh << "][" << i << "][" << d << "]";
+      }
+    }
+}
 
 }  // namespace
 }  // namespace ptxvm::test
