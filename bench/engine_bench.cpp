@@ -484,6 +484,24 @@ void BM_WgmmaGemmEmulated(benchmark::State& state) {
   state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
 }
 
+// The same GEMM on the Blackwell tensor cores (kernels/tcgen05_gemm.cu): per 64-deep step of a
+// 128 x 256 tile, four tcgen05.mma.kind::f16 (M = 128, N = 256) into Tensor Memory, committed to
+// an mbarrier; tcgen05.ld epilogue.
+void BM_Tcgen05GemmEmulated(benchmark::State& state) {
+  static std::unique_ptr<Workload> slot;
+  if (!slot) {
+    Workload& w = prepare(slot, "tcgen05_gemm.ptx", "tcgen05_gemm");
+    uint64_t dd = w.dev.malloc(kGemm * kGemm * 4), da = upload(w.dev, gemm_halves(gemm_operand(7), false)),
+             db = upload(w.dev, gemm_halves(gemm_operand(8), true));
+    w.config.grid = {kGemm / 256, kGemm / 128};
+    w.config.block = {128};
+    gemm_workload(w, dd, {ptxvm::arg(dd), ptxvm::arg(da), ptxvm::arg(db), ptxvm::arg(kGemm), ptxvm::arg(kGemm),
+                          ptxvm::arg(kGemm)});
+  }
+  time_launches(state, *slot);
+  state.counters["mac/s"] = benchmark::Counter(state.iterations() * kGemmMacs, benchmark::Counter::kIsRate);
+}
+
 // Triton's tl.dot GEMM (tests/kernels/triton/dot.py: f16 A and B row-major, f32 C, 32 x 32 x 32
 // tiles, 4 warps, compiled for cuda:80), as the kernel suite keeps it; its launch as
 // tests/kernels/ptx/triton_meta.json gives it (block 128, `shared_bytes` of dynamic shared
@@ -676,6 +694,7 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
     std::printf("  NumPy float32 @: skipped (python3 with numpy not available)\n");
   const std::pair<const char*, const char*> emulated[] = {{"BM_GemmEmulated", "ptxvm mma.sync (hand-written)"},
                                                           {"BM_WgmmaGemmEmulated", "ptxvm wgmma (hand-written)"},
+                                                          {"BM_Tcgen05GemmEmulated", "ptxvm tcgen05 (hand-written)"},
                                                           {"BM_TritonGemmEmulated", "ptxvm Triton tl.dot (f16)"},
                                                           {"BM_TritonWgmmaGemmEmulated", "ptxvm Triton tl.dot (f16, cuda:90 wgmma)"},
                                                           {"BM_TritonPipelinedGemmEmulated", "ptxvm Triton tl.dot (f16, 3 stages)"}};
@@ -718,7 +737,7 @@ int main(int argc, char** argv) {
       {"BM_HistogramEmulated", BM_HistogramEmulated}, {"BM_HistogramNative", BM_HistogramNative},
       {"BM_WarpReduceEmulated", BM_WarpReduceEmulated}, {"BM_WarpReduceNative", BM_WarpReduceNative},
       {"BM_GemmEmulated", BM_GemmEmulated},           {"BM_GemmNative", BM_GemmNative},
-      {"BM_WgmmaGemmEmulated", BM_WgmmaGemmEmulated},
+      {"BM_WgmmaGemmEmulated", BM_WgmmaGemmEmulated},         {"BM_Tcgen05GemmEmulated", BM_Tcgen05GemmEmulated},
       {"BM_TritonGemmEmulated", BM_TritonGemmEmulated}, {"BM_TritonPipelinedGemmEmulated", BM_TritonPipelinedGemmEmulated},
       {"BM_TritonWgmmaGemmEmulated", BM_TritonWgmmaGemmEmulated},
   };
