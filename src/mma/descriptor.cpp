@@ -23,9 +23,7 @@ std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescri
   if (swizzle == 3 || swizzle == 5 || swizzle == 7)
     return "the shared-memory descriptor's swizzle mode " + std::to_string(swizzle) +
            " is invalid (0, 1, 2, 4 or 6, §9.7.16.4.1 Table 40)";
-  if (swizzle == 1)
-    return "unsupported: 128-byte swizzling with 32-byte atomicity (swizzle mode 1, §9.7.16.10.6) is not "
-           "implemented yet";
+  if (swizzle == 1) out.swizzle = Swizzle::B128Atom32;
   if ((bits >> 52) & 1)
     return "unsupported: the absolute leading-dimension address mode (bit 52, §9.7.16.3.1.2, sm_103a) is not "
            "implemented yet";
@@ -35,6 +33,13 @@ std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescri
 uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,
                              unsigned k) {
   const unsigned per_chunk = 128 / elem_bits;  // T: elements in 16 bytes
+  if (d.swizzle == Swizzle::B128Atom32) {  // MN-major: 4 K rows of 128 bytes per atom, 32-byte units
+    const unsigned inner = mn % per_chunk, chunk = mn / per_chunk;
+    uint64_t address = d.start + (chunk % 8) * 16 + (chunk / 8) * uint64_t{d.leading} + (k % 4) * 128 +
+                       (k / 4) * uint64_t{d.stride} + inner * elem_bits / 8;
+    address ^= (((address >> 7) - d.base_offset) & 3) << 5;  // Swizzle<2,5,2>
+    return address * 8 + inner * elem_bits % 8;
+  }
   const unsigned swizzle_bits = d.swizzle == Swizzle::B128 ? 3 : d.swizzle == Swizzle::B64 ? 2
                                 : d.swizzle == Swizzle::B32 ? 1 : 0;
   const uint64_t row_bytes = 16u << swizzle_bits;  // a swizzle pattern's row: 16, 32, 64, 128

@@ -10,7 +10,8 @@
 namespace ptxvm::mma {
 
 // Bits 62-63 of a descriptor (§9.7.15.5.1.2.2 table): the swizzle the operand was stored with.
-enum class Swizzle : uint8_t { None = 0, B128 = 1, B64 = 2, B32 = 3 };
+// B128Atom32 is tcgen05's mode 1 only: 128-byte swizzling with 32-byte atomicity.
+enum class Swizzle : uint8_t { None = 0, B128 = 1, B64 = 2, B32 = 3, B128Atom32 = 4 };
 
 // A decoded 64-bit matrix descriptor, in bytes: start address (bits 0-13), leading- and
 // stride-dimension byte offsets (bits 16-29, 32-45), each encoded as (x & 0x3FFFF) >> 4;
@@ -40,7 +41,10 @@ MatrixDescriptor decode_descriptor(uint64_t bits);
 // fields above, the fixed 0b001 in bits 46-48, the leading-dimension mode in bit 52, and a 3-bit
 // swizzle in bits 61-63 (0 none, 1 128B with 32B atomicity, 2 128B, 4 64B, 6 32B) that is the
 // wgmma encoding in bits 62-63 with bit 61 added. The canonical layouts (§9.7.16.3.3) are
-// wgmma's. Returns what makes `bits` invalid (or a mode ptxvm does not execute), else nullopt.
+// wgmma's, and for mode 1 (MN-major only, Table 53: atoms of 8 x 4 128-bit elements)
+//   ((T,8,m),(4,k)):((1,T,LBO),(8T,SBO)) then Swizzle<2,5,2>: address bits 5-6 XOR bits 7-8
+// (CUTLASS's SWIZZLE_128B_BASE32B, cute/arch/mma_sm100_desc.hpp). Returns what makes `bits`
+// invalid (or a mode ptxvm does not execute), else nullopt.
 std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescriptor& out);
 
 uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, unsigned elem_bits, unsigned mn,

@@ -282,6 +282,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"f16_mn_major_none", "f16", Elem::F16, 1, 0, 128, 64, 2, false, false},
                       Case{"f16_mn_major_b64", "f16", Elem::F16, 1, 0, 128, 64, 2, false, false, Swz::B64},
                       Case{"bf16_mn_major_b128", "f16", Elem::BF16, 1, 1, 64, 128, 2, false, false, Swz::B128},
+                      Case{"tf32_mn_major_b128_atom32", "tf32", Elem::TF32, 1, 2, 128, 64, 3, false, false, Swz::B128A32},
+                      Case{"tf32_mn_major_atom32_m64", "tf32", Elem::TF32, 1, 2, 64, 256, 2, false, false, Swz::B128A32},
                       Case{"f16_a_tmem", "f16", Elem::F16, 1, 0, 128, 64, 2, true, true, Swz::None, true},
                       Case{"e4m3_a_tmem_m64", "f8f6f4", Elem::E4M3, 1, 0, 64, 32, 2, true, true, Swz::B128, true}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
@@ -408,6 +410,24 @@ TEST(Tcgen05Rules, TheSharedMemoryDescriptorIsChecked) {  // §9.7.16.4.1 Table 
   EXPECT_NE(v.find("bits 46-48 of the shared-memory descriptor must hold the constant 0b001"), std::string::npos) << v;
   const std::string s = run_rule(mma((uint64_t{1} << 46) | (uint64_t{3} << 61)), 32);
   EXPECT_NE(s.find("swizzle mode 3 is invalid"), std::string::npos) << s;
+}
+
+TEST(Tcgen05Rules, SwizzleAtomicityFollowsTable49) {  // §9.7.16.10.1 Table 49, §9.7.16.10.6 Table 53
+  auto mma = [](const char* kind, uint32_t idesc, Swz swz) {
+    const uint64_t desc = (uint64_t{1} << 46) | uint64_t(swz) << 61 | (uint64_t{1024} >> 4);
+    return std::string(kAlloc) + "mov.u32 %r6, " + std::to_string(idesc) + ";\nmov.b64 %rd1, " + std::to_string(desc) +
+           ";\n@%p2 mbarrier.init.shared::cta.b64 [mbar], 1;\n"
+           "@%p2 tcgen05.mma.cta_group::1.kind::" + kind + " [%r4], %rd1, %rd1, %r6, %p2;\n"
+           "@%p2 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n"
+           "W: mbarrier.try_wait.parity.shared::cta.b64 %p4, [mbar], 0;\n@!%p4 bra W;\n" + kDealloc;
+  };
+  const std::string k = run_rule(mma("f16", idesc(1, 0, 128, 64), Swz::B128A32), 32);
+  EXPECT_NE(k.find("32-byte atomicity is for MN-major (transposed) operands only"), std::string::npos) << k;
+  const std::string f = run_rule(mma("f16", idesc(1, 0, 128, 64, true, true), Swz::B128A32), 32);
+  EXPECT_NE(f.find("only .kind::tf32 transposes with 32-byte swizzle atomicity"), std::string::npos) << f;
+  const std::string t = run_rule(mma("tf32", idesc(1, 2, 128, 64, true, true), Swz::B128), 32);
+  EXPECT_NE(t.find("a transposed .kind::tf32 operand needs 128-byte swizzling with 32-byte atomicity"),
+            std::string::npos) << t;
 }
 
 }  // namespace

@@ -63,6 +63,9 @@ void cp(Warp& w, const Op& op, uint32_t m) {
     const uint64_t desc = w.get<uint64_t>(op.args[1], l);
     mma::MatrixDescriptor d;
     if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) w.undefined(l, "'" + op.text + "': " + *bad);
+    if (d.swizzle == mma::Swizzle::B128Atom32)  // rows of 128-bit elements are K-major
+      w.undefined(l, "'" + op.text + "': 128-byte swizzling with 32-byte atomicity is for MN-major matrices only "
+                                     "(§9.7.16.10.6 Table 53)");
     exec::Cta* ctas[2] = {w.cta, s.group == 2 ? &peer(w, l, op) : nullptr};
     for (exec::Cta* c : ctas) {
       if (!c) continue;

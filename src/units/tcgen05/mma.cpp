@@ -150,9 +150,6 @@ std::optional<std::string> decode_idesc(const Plan& p, uint32_t x, Shape& s) {
   if (!d_ok) return "dtype " + std::to_string(dtype) + " is not a type of D for " + *p.bound.value("kind");
   s.d = dtype == 2 ? Type::S32 : dtype == 1 ? Type::F32 : Type::F16;
   if (p.kind == Kind::I8 && (s.negate_a || s.negate_b)) return std::string(".kind::i8 cannot negate (Table 49)");
-  if (p.kind == Kind::TF32 && (s.a_mn_major || s.b_mn_major))
-    return std::string("unsupported: a transposed .kind::tf32 operand needs 128-byte swizzling with 32-byte "
-                       "atomicity (Table 49), which ptxvm does not implement yet");
   const unsigned bits = mma::register_bits(s.b);
   if (bits == 8 && s.b_mn_major && (p.group == 1 ? s.n % 16 : s.n % 32))
     return "an 8-bit transposed B needs N a multiple of " + std::to_string(p.group == 1 ? 16 : 32) + " (Table 50)";
@@ -207,6 +204,18 @@ struct Mma {
                    size_t k_stride, uint64_t* out) const {
     mma::MatrixDescriptor d;
     if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) issuer->undefined(lane, "'" + op->text + "': " + *bad);
+    // §9.7.16.10.1 Table 49 and Table 53: 32-byte atomicity is for MN-major operands, and a
+    // transposed .kind::tf32 operand takes it and nothing else.
+    const bool atom32 = d.swizzle == mma::Swizzle::B128Atom32;
+    if (atom32 && k_major)
+      issuer->undefined(lane, "'" + op->text + "': 128-byte swizzling with 32-byte atomicity is for MN-major "
+                                              "(transposed) operands only (§9.7.16.10.6 Table 53)");
+    if (!k_major && atom32 != (plan->kind == Kind::TF32))
+      issuer->undefined(lane, "'" + op->text + "': " +
+                                  (atom32 ? std::string("only .kind::tf32 transposes with 32-byte swizzle atomicity")
+                                          : std::string("a transposed .kind::tf32 operand needs 128-byte swizzling "
+                                                        "with 32-byte atomicity (swizzle mode 1)")) +
+                                  " (§9.7.16.10.1 Table 49)");
     const unsigned g = geometry(t), v = value_bits(t);
     const auto& shared = cta.shared.bytes;
     const uint64_t mask = (uint64_t{1} << v) - 1;
