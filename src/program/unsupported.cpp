@@ -19,7 +19,6 @@ constexpr Reason kBySection[] = {
 // Single families.
 constexpr Reason kByFamily[] = {
     {"slct §9.7.6.4", "not written yet"},
-    {"tcgen05.ld.red §9.7.16.8.3", "sm_103f/sm_110 load-reductions are not written yet (issue 17)"},
     {"tcgen05.mma.sp §9.7.16.10.9.2", "sparse A is not written yet (issue 17)"},
     {"tcgen05.mma.ws §9.7.16.10.9.3", "weight-stationary MMA is not written yet (issue 17)"},
     {"tcgen05.mma.ws.sp §9.7.16.10.9.4", "weight-stationary MMA is not written yet (issue 17)"},

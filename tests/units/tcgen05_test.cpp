@@ -7,6 +7,7 @@
 // accepts the kernel: tests/units/tcgen05_ptxas.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -288,6 +289,63 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"e4m3_a_tmem_m64", "f8f6f4", Elem::E4M3, 1, 0, 64, 32, 2, true, true, Swz::B128, true}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+
+// ---- tcgen05.ld.red (sm_103f, sm_110): the loads plus a min or max over each thread's .num ----
+
+// One warp stores x[lane][0..3] to Tensor Memory, reads it back with `ld` (a tcgen05.ld.red of
+// .32x32b.x4) and writes the four registers and redval to out[lane][0..4] (rows of 8 words).
+std::vector<uint32_t> ld_red(const std::string& ld, const std::vector<uint32_t>& x) {
+  Harness h;
+  h.load(".version 8.8\n.target sm_103f\n.address_size 64\n"
+         ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+         ".shared .align 4 .b32 slot;\n"
+         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;\n"
+         "ld.shared.u32 %r1, [slot];\nmov.u32 %r2, %tid.x;\nld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+         "mul.wide.u32 %rd3, %r2, 16;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd4];\n"
+         "tcgen05.st.sync.aligned.32x32b.x4.b32 [%r1], {%r3, %r4, %r5, %r6};\ntcgen05.wait::st.sync.aligned;\n" +
+         ld + " {%r7, %r8, %r9, %r10}, %r11, [%r1];\ntcgen05.wait::ld.sync.aligned;\n"
+         "mul.wide.u32 %rd3, %r2, 32;\nadd.s64 %rd5, %rd2, %rd3;\n"
+         "st.global.v4.u32 [%rd5], {%r7, %r8, %r9, %r10};\nst.global.u32 [%rd5+16], %r11;\n"
+         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;\nret;\n}\n");
+  const uint64_t in = h.buffer(x), out = h.buffer(std::vector<uint32_t>(32 * 8, 0xdeadbeef));
+  const LaunchResult r = h.launch("k", {1}, {32}, {arg(out), arg(in)});
+  EXPECT_TRUE(r.ok) << r.error;
+  return h.read<uint32_t>(out, 32 * 8);
+}
+
+TEST(Tcgen05LdRed, ReducesEachThreadsColumns) {  // §9.7.16.8.3
+  const uint32_t kNaN = 0x7fc00000, kCanonical = 0x7fffffff, kNegZero = 0x80000000;
+  auto f = [](float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return u;
+  };
+  std::vector<uint32_t> x(32 * 4);
+  for (unsigned l = 0; l < 32; ++l) {
+    const uint32_t row[4] = {f(1.5f * l), f(-2.0f - l), kNegZero, l % 2 ? kNaN : f(0.25f)};
+    std::copy(row, row + 4, &x[4 * l]);
+  }
+  struct Want {
+    const char* ld;
+    uint32_t even, odd;  // redval of lanes 2 and 3
+  };
+  const Want wants[] = {
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.max.f32", f(3.0f), f(4.5f)},               // NaN skipped
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.min.f32", f(-4.0f), f(-5.0f)},
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.max.NaN.f32", f(3.0f), kCanonical},        // NaN wins
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.max.abs.f32", f(4.0f), f(5.0f)},           // |-4| > 3
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.min.abs.f32", 0u, 0u},                      // |-0| is +0
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.min.s32", kNegZero, kNegZero},             // as integers: INT32_MIN
+      {"tcgen05.ld.red.sync.aligned.32x32b.x4.max.u32", f(-4.0f), f(-5.0f)},            // 0xc0800000, 0xc0a00000
+  };
+  for (const Want& w : wants) {
+    const std::vector<uint32_t> d = ld_red(w.ld, x);
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned r = 0; r < 4; ++r) ASSERT_EQ(d[8 * l + r], x[4 * l + r]) << w.ld << " lane " << l;
+    EXPECT_EQ(d[8 * 2 + 4], w.even) << w.ld;
+    EXPECT_EQ(d[8 * 3 + 4], w.odd) << w.ld;
+  }
+}
 
 // ---- rules the ISA states, each broken once: the launch stops with a report naming it ----
 

@@ -15,10 +15,18 @@
 // 193); .unpack::16b writes the upper 16 bits of each cell as zero (our choice: the ISA draws the
 // unpacked cell only in the figure). Warp w of its warpgroup reaches lanes 32(w%4) .. +31 only
 // (§9.7.16.8.1).
+//
+// tcgen05.ld.red (sm_103f, sm_110) also writes redval: the .min or .max of the thread's .num
+// loaded values; for .f32 as min/max.f32 and redux.sync do (numeric::minmax: +0.0 > -0.0, .abs
+// compares magnitudes and yields one, with .NaN any NaN gives the canonical NaN, without it NaNs
+// are skipped unless all are NaN). The registers r hold the loaded values as tcgen05.ld's do.
+#include <algorithm>
 #include <bit>
 #include <string>
 
 #include "exec/engine.h"
+#include "numeric/format.h"
+#include "numeric/minmax.h"
 #include "exec/warp.h"
 #include "program/registry.h"
 #include "units/tcgen05/tensor_memory.h"
@@ -32,17 +40,43 @@ using program::Op;
 
 enum class Shape : uint8_t { S32x32b, S16x64b, S16x128b, S16x256b, S16x32bx2 };
 
-// op.aux: the shape, .num, and whether it packs (unpacks).
+enum class Reduction : uint8_t { None, Min, Max };
+enum class RedType : uint8_t { F32, U32, S32 };
+
+// op.aux: the shape, .num, whether it packs (unpacks), and ld.red's reduction.
 struct Movement {
   Shape shape;
   unsigned regs;  // registers per thread
   bool pack;
+  Reduction red = Reduction::None;
+  RedType type = RedType::U32;
+  bool abs = false, nan = false;
 };
 uint64_t encode(const Movement& m) {
-  return static_cast<uint64_t>(m.shape) | uint64_t{m.regs} << 8 | uint64_t{m.pack} << 32;
+  return static_cast<uint64_t>(m.shape) | uint64_t{m.regs} << 8 | uint64_t{m.pack} << 32 |
+         uint64_t(m.red) << 40 | uint64_t(m.type) << 42 | uint64_t{m.abs} << 44 | uint64_t{m.nan} << 45;
 }
 Movement decode(uint64_t aux) {
-  return {static_cast<Shape>(aux & 0xff), static_cast<unsigned>((aux >> 8) & 0xffffff), ((aux >> 32) & 1) != 0};
+  Movement m{static_cast<Shape>(aux & 0xff), static_cast<unsigned>((aux >> 8) & 0xffffff), ((aux >> 32) & 1) != 0};
+  m.red = static_cast<Reduction>((aux >> 40) & 3), m.type = static_cast<RedType>((aux >> 42) & 3);
+  m.abs = ((aux >> 44) & 1) != 0, m.nan = ((aux >> 45) & 1) != 0;
+  return m;
+}
+
+// ld.red's fold of one more loaded value into acc.
+uint32_t reduce(const Movement& mv, uint32_t acc, uint32_t x) {
+  const bool max = mv.red == Reduction::Max;
+  switch (mv.type) {
+  case RedType::F32:
+    return static_cast<uint32_t>(numeric::minmax(numeric::kF32, max, acc, mv.abs ? x & 0x7fffffffu : x,
+                                                 mv.nan ? numeric::kNan : 0));
+  case RedType::S32: {
+    const int32_t a = static_cast<int32_t>(acc), b = static_cast<int32_t>(x);
+    return static_cast<uint32_t>(max ? std::max(a, b) : std::min(a, b));
+  }
+  case RedType::U32: return max ? std::max(acc, x) : std::min(acc, x);
+  }
+  return acc;
 }
 
 struct Cell {
@@ -61,11 +95,12 @@ Cell place(Shape s, unsigned t, unsigned r, unsigned split) {
   return {};
 }
 
-// Checks the collective access and returns taddr; `split` gets immHalfSplitoff.
-uint32_t start(Warp& w, const Op& op, uint32_t m, const Movement& mv, const Arg& taddr_arg, unsigned& split) {
+// Checks the collective access and returns taddr (operand `at`); `split` gets immHalfSplitoff.
+uint32_t start(Warp& w, const Op& op, uint32_t m, const Movement& mv, size_t at, unsigned& split) {
   check_aligned(w, op, m, "9.7.16.8.3");
-  const uint32_t taddr = static_cast<uint32_t>(uniform(w, op, m, taddr_arg, "taddr", "9.7.16.8.3"));
-  split = mv.shape == Shape::S16x32bx2 ? static_cast<unsigned>(op.args[op.args[1].kind == program::ArgKind::Imm ? 1 : 2].imm) : 0;
+  const uint32_t taddr = static_cast<uint32_t>(uniform(w, op, m, op.args[at], "taddr", "9.7.16.8.3"));
+  // immHalfSplitoff follows taddr in ld, precedes the registers in st
+  split = mv.shape == Shape::S16x32bx2 ? static_cast<unsigned>(op.args[op.args[at + 1].kind == program::ArgKind::Imm ? at + 1 : 1].imm) : 0;
   const unsigned quarter = 32 * (w.index % 4), lanes = mv.shape == Shape::S32x32b ? 32 : 16;
   const int l = std::countr_zero(m);
   if (lane_of(taddr) < quarter || lane_of(taddr) + lanes > quarter + 32)
@@ -84,11 +119,13 @@ uint32_t start(Warp& w, const Op& op, uint32_t m, const Movement& mv, const Arg&
   return taddr;
 }
 
-// tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 r, [taddr]{, immHalfSplitoff}
+// tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 r, [taddr]{, immHalfSplitoff}, or
+// tcgen05.ld.red.sync.aligned.shape.num.redOp{.abs}{.NaN}.type r, redval, [taddr]{, immHalfSplitoff}
 void ld(Warp& w, const Op& op, uint32_t m) {
   const Movement mv = decode(op.aux);
+  const bool red = mv.red != Reduction::None;
   unsigned split;
-  const uint32_t taddr = start(w, op, m, mv, op.args[1], split);
+  const uint32_t taddr = start(w, op, m, mv, red ? 2 : 1, split);
   TensorMemory& t = w.cta->unit<TensorMemory>();
   const std::vector<Arg>& regs = op.args[0].elems;
   for (unsigned th = 0; th < 32; ++th)
@@ -105,13 +142,24 @@ void ld(Warp& w, const Op& op, uint32_t m) {
       }
       w.slot(regs[r].reg, static_cast<int>(th)) = value;
     }
+  if (!red || op.args[1].kind != program::ArgKind::Reg) return;
+  for (unsigned th = 0; th < 32; ++th) {
+    auto value = [&](unsigned r) {
+      const Cell c = place(mv.shape, th, r, split);
+      return t.cell(lane_of(taddr) + c.lane, column_of(taddr) + c.column);
+    };
+    const uint32_t first = mv.type == RedType::F32 && mv.abs ? value(0) & 0x7fffffffu : value(0);
+    uint32_t acc = reduce(mv, first, first);  // a NaN enters canonical
+    for (unsigned r = 1; r < mv.regs; ++r) acc = reduce(mv, acc, value(r));
+    w.slot(op.args[1].reg, static_cast<int>(th)) = acc;
+  }
 }
 
 // tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, r
 void st(Warp& w, const Op& op, uint32_t m) {
   const Movement mv = decode(op.aux);
   unsigned split;
-  const uint32_t taddr = start(w, op, m, mv, op.args[0], split);
+  const uint32_t taddr = start(w, op, m, mv, 0, split);
   TensorMemory& t = w.cta->unit<TensorMemory>();
   const std::vector<Arg>& regs = op.args.back().elems;
   for (unsigned th = 0; th < 32; ++th)
@@ -153,6 +201,12 @@ bool select(const isa::Bound& b, Op& op, std::string& why, bool load) {
   else mv.shape = Shape::S16x32bx2;
   mv.regs = per * num;  // Table 47
   mv.pack = b.value(load ? "pack" : "unpack") != nullptr;
+  if (const std::string* o = b.value("op")) {  // ld.red
+    mv.red = *o == ".max" ? Reduction::Max : Reduction::Min;
+    const std::string& type = *b.value("type");
+    mv.type = type == ".f32" ? RedType::F32 : type == ".s32" ? RedType::S32 : RedType::U32;
+    mv.abs = b.value("abs") != nullptr, mv.nan = b.value("nan") != nullptr;
+  }
   const Arg& v = load ? op.args[0] : op.args.back();
   if (v.kind != program::ArgKind::Vector || v.elems.size() != mv.regs) {
     why = "the register vector has " + std::to_string(v.elems.size()) + " elements; " + shape + " " +
@@ -167,6 +221,9 @@ bool select(const isa::Bound& b, Op& op, std::string& why, bool load) {
 
 const program::Registration registered([](program::Registry& r) {
   r["tcgen05.ld §9.7.16.8.3"] = [](const isa::Bound& b, Op& op, std::string& why) { return select(b, op, why, true); };
+  r["tcgen05.ld.red §9.7.16.8.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
+    return select(b, op, why, true);
+  };
   r["tcgen05.st §9.7.16.8.4"] = [](const isa::Bound& b, Op& op, std::string& why) { return select(b, op, why, false); };
   r["tcgen05.wait::ld §9.7.16.8.5"] = [](const isa::Bound&, Op& op, std::string&) {
     op.fn = &wait_ld;
