@@ -19,9 +19,6 @@ constexpr Reason kBySection[] = {
 // Single families.
 constexpr Reason kByFamily[] = {
     {"slct §9.7.6.4", "not written yet"},
-    {"tcgen05.mma.sp §9.7.16.10.9.2", "sparse A is not written yet (issue 17)"},
-    {"tcgen05.mma.ws §9.7.16.10.9.3", "weight-stationary MMA is not written yet (issue 17)"},
-    {"tcgen05.mma.ws.sp §9.7.16.10.9.4", "weight-stationary MMA is not written yet (issue 17)"},
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.red §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},

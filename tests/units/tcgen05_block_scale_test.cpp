@@ -13,142 +13,11 @@
 #include <vector>
 
 #include "harness.h"
+#include "tcgen05_image_gemm.h"
 #include "tcgen05_layouts.h"
 
 namespace ptxvm::test {
 namespace {
-
-// 128 threads. Warp 0 allocates all 512 columns; the CTA copies `img` into shared memory; each
-// warp stores its 32 lanes of `sf` (sfcols columns) at column 256; thread 0 issues `steps` MMAs,
-// moving the descriptors by astep / bstep, scale-A-tmem by sfa_step and scale-B-tmem by sfb_step
-// columns and adding idesc_step to idesc each time, and commits; every warp reads its lanes of D
-// (ncols columns) into out[lane][column].
-const char* kScaledGemm = R"(
-.version 8.8
-.target sm_100a
-.address_size 64
-.visible .entry gemm(.param .u64 img, .param .u32 words, .param .u64 adesc, .param .u64 bdesc,
-                     .param .u32 idesc, .param .u64 out, .param .u32 ncols, .param .u32 steps,
-                     .param .u64 astep, .param .u64 bstep, .param .u64 sf, .param .u32 sfcols,
-                     .param .u32 sfa, .param .u32 sfb, .param .u32 sfa_step, .param .u32 sfb_step,
-                     .param .u32 idesc_step)
-{
-  .reg .b32 %r<40>;
-  .reg .b64 %rd<20>;
-  .reg .pred %p<8>;
-  .shared .align 1024 .b8 smem[65536];
-  .shared .align 8 .b64 mbar;
-  .shared .align 4 .b32 slot;
-  mov.u32 %r1, %tid.x;
-  shr.u32 %r2, %r1, 5;
-  and.b32 %r3, %r1, 31;
-  ld.param.u64 %rd1, [img];
-  ld.param.u32 %r4, [words];
-  mov.u32 %r5, %r1;
-COPY:
-  setp.ge.u32 %p1, %r5, %r4;
-  @%p1 bra COPIED;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r6, [%rd3];
-  mov.u32 %r7, smem;
-  mad.lo.u32 %r7, %r5, 4, %r7;
-  st.shared.u32 [%r7], %r6;
-  add.u32 %r5, %r5, 128;
-  bra COPY;
-COPIED:
-  setp.eq.u32 %p2, %r2, 0;
-  @%p2 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 512;
-  setp.eq.u32 %p3, %r1, 0;
-  @%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
-  fence.proxy.async.shared::cta;
-  tcgen05.fence::before_thread_sync;
-  bar.sync 0;
-  tcgen05.fence::after_thread_sync;
-  ld.shared.u32 %r8, [slot];
-  ld.param.u64 %rd4, [sf];
-  ld.param.u32 %r9, [sfcols];
-  shl.b32 %r10, %r2, 21;
-  add.u32 %r10, %r10, %r8;
-  add.u32 %r10, %r10, 256;
-  mad.lo.u32 %r11, %r2, 32, %r3;
-  mul.lo.u32 %r11, %r11, %r9;
-  mov.u32 %r12, 0;
-STS:
-  add.u32 %r13, %r11, %r12;
-  mul.wide.u32 %rd5, %r13, 4;
-  add.s64 %rd5, %rd4, %rd5;
-  ld.global.v4.u32 {%r20, %r21, %r22, %r23}, [%rd5];
-  add.u32 %r14, %r10, %r12;
-  tcgen05.st.sync.aligned.32x32b.x4.b32 [%r14], {%r20, %r21, %r22, %r23};
-  add.u32 %r12, %r12, 4;
-  setp.lt.u32 %p5, %r12, %r9;
-  @%p5 bra STS;
-  tcgen05.wait::st.sync.aligned;
-  tcgen05.fence::before_thread_sync;
-  bar.sync 0;
-  tcgen05.fence::after_thread_sync;
-  @!%p3 bra WAIT;
-  ld.param.u64 %rd6, [adesc];
-  ld.param.u64 %rd7, [bdesc];
-  ld.param.u32 %r15, [idesc];
-  ld.param.u32 %r16, [steps];
-  ld.param.u64 %rd8, [astep];
-  ld.param.u64 %rd9, [bstep];
-  ld.param.u32 %r17, [sfa];
-  add.u32 %r17, %r17, %r8;
-  add.u32 %r17, %r17, 256;
-  ld.param.u32 %r18, [sfb];
-  add.u32 %r18, %r18, %r8;
-  add.u32 %r18, %r18, 256;
-  ld.param.u32 %r19, [sfa_step];
-  ld.param.u32 %r24, [sfb_step];
-  ld.param.u32 %r25, [idesc_step];
-  setp.ne.u32 %p6, %r16, %r16;
-  mov.u32 %r30, 0;
-STEP:
-  tcgen05.mma.cta_group::1.kind::KIND.block_scaleVEC [%r8], %rd6, %rd7, %r15, [%r17], [%r18], %p6;
-  setp.eq.u32 %p6, %r30, %r30;
-  add.s64 %rd6, %rd6, %rd8;
-  add.s64 %rd7, %rd7, %rd9;
-  add.u32 %r17, %r17, %r19;
-  add.u32 %r18, %r18, %r24;
-  add.u32 %r15, %r15, %r25;
-  add.u32 %r30, %r30, 1;
-  setp.lt.u32 %p7, %r30, %r16;
-  @%p7 bra STEP;
-  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
-WAIT:
-  mbarrier.try_wait.parity.shared::cta.b64 %p1, [mbar], 0;
-  @!%p1 bra WAIT;
-  tcgen05.fence::after_thread_sync;
-  ld.param.u64 %rd10, [out];
-  ld.param.u32 %r31, [ncols];
-  shl.b32 %r32, %r2, 21;
-  add.u32 %r32, %r32, %r8;
-  mad.lo.u32 %r33, %r2, 32, %r3;
-  mul.lo.u32 %r33, %r33, %r31;
-  mov.u32 %r34, 0;
-LD:
-  add.u32 %r35, %r32, %r34;
-  tcgen05.ld.sync.aligned.32x32b.x8.b32 {%r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27}, [%r35];
-  tcgen05.wait::ld.sync.aligned;
-  add.u32 %r36, %r33, %r34;
-  mul.wide.u32 %rd11, %r36, 4;
-  add.s64 %rd11, %rd10, %rd11;
-  st.global.v4.u32 [%rd11], {%r20, %r21, %r22, %r23};
-  st.global.v4.u32 [%rd11+16], {%r24, %r25, %r26, %r27};
-  add.u32 %r34, %r34, 8;
-  setp.lt.u32 %p5, %r34, %r31;
-  @%p5 bra LD;
-  tcgen05.fence::before_thread_sync;
-  bar.sync 0;
-  tcgen05.fence::after_thread_sync;
-  @%p2 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r8, 512;
-  @%p2 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
-  ret;
-}
-)";
 
 // Element formats: exponent and mantissa bits, bias (§5.2.5), and the idesc code (Tables 43-44).
 struct Format {
@@ -247,10 +116,8 @@ TEST_P(Tcgen05BlockScale, MatchesTheExactScaledProduct) {  // §9.7.16.10.7
                          (c.n >> 3) << 17 | unsigned{!c.ue4m3} << 23 | (c.m >> 7) << 27;
 
   Harness h;
-  std::string ptx = kScaledGemm;
-  ptx.replace(ptx.find("KIND"), 4, c.kind);
-  ptx.replace(ptx.find("VEC"), 3, c.vec);
-  h.load(ptx);
+  h.load(image_gemm(std::string("tcgen05.mma.cta_group::1.kind::") + c.kind + ".block_scale" + c.vec +
+                    " [%r8], %rd6, %rd7, %r15, [%r17], [%r18], %p6;"));
   const uint64_t dimg = h.buffer(words), dsf = h.buffer(sf),
                  out = h.buffer(std::vector<uint32_t>(size_t{128} * c.n, 0xdeadbeef));
   LaunchConfig cfg;
@@ -262,8 +129,8 @@ TEST_P(Tcgen05BlockScale, MatchesTheExactScaledProduct) {  // §9.7.16.10.7
       {arg(dimg), arg(static_cast<uint32_t>(words.size())), arg(sdesc(0, alb, asb, c.swz)),
        arg(sdesc(32768, blb, bsb, c.swz)), arg(idesc), arg(out),
        arg(c.n), arg(c.steps), arg(k_step(true, c.swz, geometry, alb, asb)),
-       arg(k_step(c.b_k_major, c.swz, geometry, blb, bsb)), arg(dsf), arg(sfcols), arg(0u), arg(a_cols),
-       arg(c.move_ids ? 0u : per_step), arg(c.move_ids ? 0u : per_step),
+       arg(k_step(c.b_k_major, c.swz, geometry, blb, bsb)), arg(dsf), arg(sfcols), arg(0u), arg(a_cols), arg(0u),
+       arg(c.move_ids ? 0u : per_step), arg(c.move_ids ? 0u : per_step), arg(0u),
        arg(c.move_ids ? (id_step << 29 | id_step << 4) : 0u)});
   ASSERT_TRUE(r.ok) << r.error;
   const std::vector<uint32_t> d = h.read<uint32_t>(out, size_t{128} * c.n);

@@ -21,6 +21,19 @@
 // takes a byte of the canonical layout, and a 16-byte chunk packs its 16 elements first, the
 // padding last (.b6x16_p32 / .b4x16_p64, §9.7.16.10.4.4).
 //
+// .ws (weight-stationary, §9.7.16.10.9.3) has M = 32, 64 or 128 and splits D's columns into
+// 128 / M groups of N / (128/M), group q in lanes q*M .. q*M + M - 1 (Layouts G, E, D; CUTLASS's
+// tmem_frg_ws): row i, column j at lane (j / (N/g)) M + i, column j % (N/g). Where D's columns
+// split over lane groups (.ws, Layout B) the group computing column j reads A's row i (from
+// Tensor Memory) and its sparsity metadata in its own lanes: the data path is local to each
+// group, so a kernel keeps a copy in each (as it must for the scale factors). .ws's optional
+// zero-column mask descriptor (§9.7.16.4.3 Table 45) zeroes columns of B and shifts them: MMA
+// column j reads B's column j + shift, and the mask of column j's group says whether it is zero
+// (the table's examples fix the field meanings: from fs, runs of (skip span + 1) ones and
+// (use span + 1) zeros, the first sc bits dropped; a one zeroes the column). Collector buffers
+// (§9.7.16.10.9.1, .ws's b0-b3 and A's a) only permit reuse: ptxvm always reads memory, and
+// reports a use or lastuse of a buffer no fill has made valid.
+//
 // The arithmetic is mma::gemm on the tcgen05 rows of the model (src/mma/arith.cpp: modelled on
 // public measurements, not recorded; no Blackwell GPU is at hand).
 #include <bit>
@@ -37,6 +50,7 @@
 #include "mma/descriptor.h"
 #include "mma/types.h"
 #include "program/registry.h"
+#include "units/tcgen05/sparsity.h"
 #include "units/tcgen05/tensor_memory.h"
 
 namespace ptxvm::units::tcgen05 {
@@ -67,6 +81,16 @@ struct Plan {
   // Block scaling (§9.7.16.10.7): scale factors per row of A and column of B (1, 2 or 4; 0 when
   // not block-scaled), and the operand indexes of [scale-A-tmem] and [scale-B-tmem].
   unsigned scale_vec = 0, sfa = 0, sfb = 0;
+  bool sparse = false;  // .sp: the metadata at operand `meta`
+  bool ashift = false;
+  bool ws = false;      // .ws
+  unsigned meta = 0, idesc = 3;
+  int zero_mask = -1;   // .ws: operand index of the zero-column mask descriptor, if written
+  // The collector buffer (0-3: .ws's b0-b3, 4: A's) and what the instruction does with it; an
+  // instruction without the qualifier discards b0 (.ws) or a.
+  enum class Use : uint8_t { Fill, Use, LastUse, Discard };
+  unsigned collector = 4;
+  Use use = Use::Discard;
 };
 
 // The instruction descriptor decoded (Table 42).
@@ -76,6 +100,7 @@ struct Shape {
   bool saturate, negate_a, negate_b, a_mn_major, b_mn_major;
   Type scale = Type::UE8M0;  // block scaling: the scale factors' type and byte offsets
   unsigned sfa_id = 0, sfb_id = 0;
+  unsigned selector = 0;     // .sp: the sparsity selector (bits 0-1)
 };
 
 // Tables 43-44: the block-scaled kinds' descriptor.
@@ -121,15 +146,23 @@ std::optional<std::string> decode_idesc(const Plan& p, uint32_t x, Shape& s) {
   s.m = mn.m, s.n = mn.n;
   s.saturate = bit(3), s.negate_a = bit(13), s.negate_b = bit(14), s.a_mn_major = bit(15), s.b_mn_major = bit(16);
   if (auto bad = isa::check_idesc_shape(p.bound, x)) return *bad;
-  if (bit(2)) return std::string("the instruction descriptor's sparsity bit (2) is set on a dense tcgen05.mma");
+  if (bit(2) != p.sparse)
+    return std::string("the instruction descriptor's sparsity bit (2) is ") + (p.sparse ? "clear on" : "set on a dense") +
+           " tcgen05.mma" + (p.sparse ? ".sp" : "");
   if (block_scaled(p.kind)) {
     s.saturate = false;
-    return decode_block_scaled_idesc(p, x, s);
+    auto bad = decode_block_scaled_idesc(p, x, s);
+    if (p.sparse) s.k *= 2;  // Table 39: the dense K
+    return bad;
   }
+  s.selector = p.sparse ? x & 3 : 0;
+  if (s.selector && (p.kind == Kind::I8 || p.kind == Kind::F8F6F4))
+    return "the sparsity selector is " + std::to_string(s.selector) + "; it must be 0 for " + *p.bound.value("kind") +
+           " (§9.7.16.10.8.4)";
   const unsigned dtype = (x >> 4) & 3, atype = (x >> 7) & 7, btype = (x >> 10) & 7;
   if (bit(6) || bit(23) || bit(29))
     return "reserved bit " + std::to_string(bit(6) ? 6 : bit(23) ? 23 : 29) + " of the instruction descriptor is set";
-  if (x >> 30) return std::string("the maximum shift (bits 30-31) applies to .ws only");
+  if ((x >> 30) && !p.ws) return std::string("the maximum shift (bits 30-31) applies to .ws only");
   if (p.kind != Kind::I8 && s.saturate) return std::string("saturation (bit 3) applies to .kind::i8 only");
   auto type = [&](unsigned code, Type& t) -> bool {
     switch (p.kind) {
@@ -153,7 +186,7 @@ std::optional<std::string> decode_idesc(const Plan& p, uint32_t x, Shape& s) {
   const unsigned bits = mma::register_bits(s.b);
   if (bits == 8 && s.b_mn_major && (p.group == 1 ? s.n % 16 : s.n % 32))
     return "an 8-bit transposed B needs N a multiple of " + std::to_string(p.group == 1 ? 16 : 32) + " (Table 50)";
-  s.k = p.kind == Kind::TF32 ? 8 : p.kind == Kind::F16 ? 16 : 32;  // Table 39: 32 bytes of K
+  s.k = (p.kind == Kind::TF32 ? 8 : p.kind == Kind::F16 ? 16 : 32) * (p.sparse ? 2 : 1);  // Table 39
   return std::nullopt;
 }
 
@@ -188,20 +221,30 @@ struct Mma {
   int lane;
   exec::Cta* ctas[2];  // the CTA (group 1), or the even and odd CTAs of the pair
   Shape s;
-  uint32_t d_tmem, a_tmem;
+  uint32_t d_tmem, a_tmem, meta_tmem;
   uint64_t a_desc, b_desc;
   uint32_t sfa_tmem, sfb_tmem;
   uint32_t disabled[8];
+  uint64_t zero_mask = 0;  // .ws's zero-column mask descriptor (0: none)
   bool enable_d;
   mma::Model model;
 
   unsigned rows() const { return plan->group == 1 ? s.m : s.m / 2; }  // rows of D per CTA
   unsigned geometry(Type t) const { return packed_fp4(plan->kind) ? 4 : layout_bits(t); }
+  unsigned a_k() const { return plan->sparse ? s.k / 2 : s.k; }  // A's elements per row
+  // Lane groups D's columns split over (the table at the top), and where row i, column j lies.
+  unsigned groups() const { return plan->ws ? 128 / s.m : plan->group == 2 && s.m == 128 ? 2 : 1; }
+  Place place(unsigned i, unsigned j) const {
+    if (!plan->ws) return d_place(s.m, s.n, plan->group, i, j);
+    const unsigned width = s.n / groups();
+    return {(j / width) * s.m + i, j % width};
+  }
+  unsigned column_shift() const { return static_cast<unsigned>((zero_mask >> 56) & 0x3f); }
 
-  // An operand of mns x ks elements through descriptor `desc` in `cta`'s shared memory, into
-  // out[mn * mn_stride + k * k_stride].
-  void read_shared(exec::Cta& cta, uint64_t desc, bool k_major, Type t, unsigned mns, unsigned ks, size_t mn_stride,
-                   size_t k_stride, uint64_t* out) const {
+  // An operand of mns x ks elements through descriptor `desc` in `cta`'s shared memory, from
+  // row (column) mn0 on, into out[mn * mn_stride + k * k_stride].
+  void read_shared(exec::Cta& cta, uint64_t desc, bool k_major, Type t, unsigned mn0, unsigned mns, unsigned ks,
+                   size_t mn_stride, size_t k_stride, uint64_t* out) const {
     mma::MatrixDescriptor d;
     if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) issuer->undefined(lane, "'" + op->text + "': " + *bad);
     // §9.7.16.10.1 Table 49 and Table 53: 32-byte atomicity is for MN-major operands, and a
@@ -221,7 +264,7 @@ struct Mma {
     const uint64_t mask = (uint64_t{1} << v) - 1;
     for (unsigned mn = 0; mn < mns; ++mn)
       for (unsigned k = 0; k < ks; ++k) {
-        const uint64_t at = mma::element_bit_address(d, k_major, g, mn, k);
+        const uint64_t at = mma::element_bit_address(d, k_major, g, mn0 + mn, k);
         const uint64_t chunk = at / 128 * 16, bit = (at % 128) / g * v;  // the 16-byte chunk, the element in it
         if (chunk + 16 > shared.size())
           issuer->undefined(lane, "'" + op->text + "' reads shared byte " + std::to_string(chunk) +
@@ -235,54 +278,117 @@ struct Mma {
       }
   }
 
-  // A's rows of `cta` from Tensor Memory at a_tmem.
-  void read_tmem_a(exec::Cta& cta, uint64_t* out) const {
+  // A's rows of `cta` from Tensor Memory at a_tmem, as lane group q holds them.
+  void read_tmem_a(exec::Cta& cta, unsigned q, uint64_t* out) const {
     TensorMemory& t = cta.unit<TensorMemory>();
-    const unsigned g = geometry(s.a), per = 32 / g, r = rows();
-    const unsigned columns = (s.k + per - 1) / per;
+    const unsigned g = geometry(s.a), per = 32 / g, r = rows(), ks = a_k();
+    const unsigned columns = (ks + per - 1) / per;
     for (unsigned i = 0; i < r; ++i) {
-      const Place p = d_place(s.m, s.n, plan->group, i, 0);
-      t.check_allocated(*issuer, lane, *op, lane_of(a_tmem) + p.lane, 1, column_of(a_tmem), columns);
-      for (unsigned k = 0; k < s.k; ++k) {
-        const uint32_t cell = t.cell(lane_of(a_tmem) + p.lane, column_of(a_tmem) + k / per);
+      const unsigned at = lane_of(a_tmem) + place(i, q * s.n / groups()).lane;
+      t.check_allocated(*issuer, lane, *op, at, 1, column_of(a_tmem), columns);
+      for (unsigned k = 0; k < ks; ++k) {
+        const uint32_t cell = t.cell(at, column_of(a_tmem) + k / per);
         const uint64_t raw = g == 32 ? cell : (cell >> (k % per * g)) & ((1u << g) - 1);
-        out[size_t{i} * s.k + k] = g == 8 ? from_container(s.a, raw) : raw;
+        out[size_t{i} * ks + k] = g == 8 ? from_container(s.a, raw) : raw;
       }
     }
+  }
+
+  // .sp: the kept elements of A (rows() x a_k()) into the dense rows, by the metadata lane group
+  // q holds (sparsity.h).
+  void expand(exec::Cta& cta, unsigned q, const std::vector<uint64_t>& kept, std::vector<uint64_t>& a) const {
+    TensorMemory& t = cta.unit<TensorMemory>();
+    const Granularity gr = plan->kind == Kind::TF32 ? Granularity::OneOfTwo
+                           : packed_fp4(plan->kind) ? Granularity::PairsOfEight
+                                                    : Granularity::TwoOfFour;
+    const bool wide = plan->kind == Kind::TF32 || plan->kind == Kind::F16;
+    const unsigned group_rows = groups() > 1 ? 128 / groups() : 0;  // a lane group's copy
+    for (unsigned i = 0; i < rows(); ++i)
+      expand_row(gr, &kept[size_t{i} * a_k()], s.k, [&](unsigned g) {
+        const NibblePlace n = nibble_place(wide, s.selector, i, g);
+        const unsigned at = lane_of(meta_tmem) + n.lane + q * group_rows, column = column_of(meta_tmem) + n.column;
+        t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
+        const unsigned nibble = (t.cell(at, column) >> n.bit) & 0xf;
+        if (!valid_nibble(gr, nibble))
+          issuer->undefined(lane, "'" + op->text + "': the sparsity metadata of row " + std::to_string(i) +
+                                      ", chunk " + std::to_string(g) + " is 0b" + std::to_string(nibble >> 3 & 1) +
+                                      std::to_string(nibble >> 2 & 1) + std::to_string(nibble >> 1 & 1) +
+                                      std::to_string(nibble & 1) + ", not one the ISA gives a meaning (§9.7.16.10.8)");
+        return nibble;
+      }, &a[size_t{i} * s.k]);
+  }
+
+  // .ws's zero-column mask: whether MMA column j reads zeros (Table 45; the top of the file).
+  bool zeroed(unsigned j) const {
+    if (!((zero_mask >> 39) & 1)) return false;  // Non-Zero Mask clear: nothing zeroed
+    const unsigned width = s.n / groups(), q = j / width;
+    const unsigned skip = static_cast<unsigned>((zero_mask >> 40) & 0xff) + 1, use = static_cast<unsigned>((zero_mask >> 48) & 0xff) + 1;
+    const bool first = (zero_mask >> (32 + q)) & 1;
+    const unsigned at = (j % width + static_cast<unsigned>((zero_mask >> (8 * q)) & 0xff)) % (skip + use);
+    return first ? at < skip : at >= use;
   }
 
   void run() {
     const unsigned m = rows(), n = s.n, k = s.k, group = plan->group;
     std::vector<uint64_t> a(size_t{m} * k), b(size_t{k} * n), c(size_t{m} * n), d(size_t{m} * n);
-    // B: N columns, the pair's halves from each CTA.
+    // B: N columns, the pair's halves from each CTA; .ws's from column shift on, masked.
     const unsigned n_part = n / group;
     for (unsigned x = 0; x < group; ++x)
-      read_shared(*ctas[x], b_desc, !s.b_mn_major, s.b, n_part, k, 1, n, &b[x * n_part]);
+      read_shared(*ctas[x], b_desc, !s.b_mn_major, s.b, column_shift(), n_part, k, 1, n, &b[x * n_part]);
     if (s.negate_b)
       for (uint64_t& e : b) e ^= sign_bit(s.b);
+    for (unsigned j = 0; j < n; ++j)
+      if (zeroed(j))
+        for (unsigned kk = 0; kk < k; ++kk) b[size_t{kk} * n + j] = 0;
+    std::vector<uint64_t> kept(plan->sparse ? size_t{m} * a_k() : 0);
     for (unsigned x = 0; x < group; ++x) {
       exec::Cta& cta = *ctas[x];
-      if (plan->a_tmem) read_tmem_a(cta, a.data());
-      else read_shared(cta, a_desc, !s.a_mn_major, s.a, m, k, k, 1, a.data());
-      if (s.negate_a)
-        for (uint64_t& e : a) e ^= sign_bit(s.a);
       TensorMemory& t = cta.unit<TensorMemory>();
       for (unsigned i = 0; i < m; ++i)
         for (unsigned j = 0; j < n; ++j) {
-          const Place p = d_place(s.m, n, plan->group, i, j);
+          const Place p = place(i, j);
           const uint32_t cell = t.cell(lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column);
           c[size_t{i} * n + j] = !enable_d ? 0 : s.d == Type::F16 ? cell & 0xffff : cell;
         }
-      if (block_scaled(plan->kind)) compute_scaled(t, a, b, c, d);
-      else compute(a, b, c, d);
-      for (unsigned i = 0; i < m; ++i)
-        for (unsigned j = 0; j < n; ++j) {
-          const Place p = d_place(s.m, n, plan->group, i, j);
-          const unsigned tl = lane_of(d_tmem) + p.lane;
-          if ((disabled[x * 4 + tl / 32] >> (tl % 32)) & 1u) continue;  // disable-output-lane
-          t.cell(tl, column_of(d_tmem) + p.column) = static_cast<uint32_t>(d[size_t{i} * n + j]);
-        }
+      // Lane group q computes D's columns [q N/g, (q+1) N/g) from the A rows and metadata it
+      // holds; with A in shared memory and no metadata every group has the same A.
+      const unsigned passes = plan->a_tmem || plan->sparse ? groups() : 1;
+      for (unsigned q = 0; q < passes; ++q) {
+        uint64_t* rows_a = plan->sparse ? kept.data() : a.data();
+        if (plan->a_tmem) read_tmem_a(cta, q, rows_a);
+        else read_shared(cta, a_desc, !s.a_mn_major, s.a, 0, m, a_k(), a_k(), 1, rows_a);
+        if (s.negate_a)
+          for (uint64_t* e = rows_a; e != rows_a + size_t{m} * a_k(); ++e) *e ^= sign_bit(s.a);
+        if (plan->sparse) expand(cta, q, kept, a);
+        if (block_scaled(plan->kind)) compute_scaled(t, a, b, c, d);
+        else compute(a, b, c, d);
+        const unsigned j0 = passes == 1 ? 0 : q * n / passes, j1 = passes == 1 ? n : (q + 1) * n / passes;
+        for (unsigned i = 0; i < m; ++i)
+          for (unsigned j = j0; j < j1; ++j) {
+            const Place p = place(i, j);
+            const unsigned tl = lane_of(d_tmem) + p.lane;
+            if ((disabled[x * 4 + tl / 32] >> (tl % 32)) & 1u) continue;  // disable-output-lane
+            t.cell(tl, column_of(d_tmem) + p.column) = static_cast<uint32_t>(d[size_t{i} * n + j]);
+          }
+      }
+      if (plan->ashift) shift_a(t);
     }
+  }
+
+  // .ashift: after the MMA, A's rows in Tensor Memory move up one lane within each 32-lane
+  // sub-partition, over the columns this MMA read; lane 31 of each keeps its value
+  // (§9.7.16.10.9.1 "shifts the rows of the A matrix down by one row, except for the last row";
+  // NVIDIA's CuTe DSL documents the direction and the sub-partitions as observed on a B200:
+  // shifted[r] = A[r + 1] for r % 32 != 31).
+  void shift_a(TensorMemory& t) const {
+    const unsigned columns = (a_k() * geometry(s.a) + 31) / 32;
+    for (unsigned q = 0; q < groups(); ++q)
+      for (unsigned i = 0; i + 1 < rows(); ++i) {
+        const unsigned at = lane_of(a_tmem) + place(i, q * s.n / groups()).lane;
+        if (at % 32 == 31) continue;
+        for (unsigned col = 0; col < columns; ++col)
+          t.cell(at, column_of(a_tmem) + col) = t.cell(at + 1, column_of(a_tmem) + col);
+      }
   }
 
   // The scale factors of block k-block `t` for D's row i, column j (§9.7.16.10.7), as CUTLASS
@@ -311,7 +417,7 @@ struct Mma {
     for (unsigned j = 0; j < n; ++j) {
       for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
       for (unsigned i = 0; i < m; ++i) {
-        const Place p = d_place(s.m, n, plan->group, i, j);
+        const Place p = place(i, j);
         const unsigned quarter = (lane_of(d_tmem) + p.lane) / 32;
         for (unsigned kk = 0; kk < k; kk += per) {
           const uint8_t x = scale_factor(t, sfa_tmem, s.sfa_id, quarter, i, kk / per);
@@ -348,7 +454,7 @@ struct Mma {
 void check_reach(Warp& w, int l, const Op& op, const Mma& x) {
   const unsigned m = x.rows(), n = x.s.n;
   const unsigned d_lane = lane_of(x.d_tmem);
-  const bool half = x.plan->group == 1 && x.s.m == 64;  // Layout F: lane 0 or 16
+  const bool half = x.plan->group == 1 && x.s.m == 64 && !x.plan->ws;  // Layout F: lane 0 or 16
   if (half ? d_lane != 0 && d_lane != 16 : d_lane != 0)
     w.undefined(l, "'" + op.text + "': d-tmem names lane " + std::to_string(d_lane) + "; M = " +
                        std::to_string(x.s.m) + " needs lane 0" + (half ? " or 16" : "") + " (§9.7.16.10.5)");
@@ -356,10 +462,23 @@ void check_reach(Warp& w, int l, const Op& op, const Mma& x) {
     w.undefined(l, "'" + op.text + "': a-tmem names lane " + std::to_string(lane_of(x.a_tmem)) +
                        ", d-tmem lane " + std::to_string(d_lane) +
                        ": A and D take the same Tensor Memory lane alignment (§9.7.16.10.5)");
-  const Place last = d_place(x.s.m, n, x.plan->group, m - 1, n - 1);
+  const Place last = x.place(m - 1, n - 1);
   for (unsigned c = 0; c < x.plan->group; ++c)
     x.ctas[c]->unit<TensorMemory>().check_allocated(w, l, op, 0, std::min(kLanes, d_lane + last.lane + 1),
                                                     column_of(x.d_tmem), last.column + 1);
+}
+
+// The collector buffer's state, in issue order: a fill makes it valid, a use needs it valid, a
+// lastuse needs it and ends it, a discard ends it (§9.7.16.10.9.1).
+void track_collector(Warp& w, int l, const Op& op, const Plan& p, TensorMemory& t) {
+  const uint8_t bit = static_cast<uint8_t>(1u << p.collector);
+  if ((p.use == Plan::Use::Use || p.use == Plan::Use::LastUse) && !(t.collectors & bit))
+    w.undefined(l, "'" + op.text + "' reads collector buffer " +
+                       (p.collector == 4 ? std::string("a") : "b" + std::to_string(p.collector)) +
+                       ", which no earlier ::fill of the CTA has filled (or a ::lastuse or ::discard emptied) "
+                       "(§9.7.16.10.9.1)");
+  if (p.use == Plan::Use::Fill) t.collectors |= bit;
+  else if (p.use != Plan::Use::Use) t.collectors &= static_cast<uint8_t>(~bit);
 }
 
 void mma_issue(Warp& w, const Op& op, uint32_t m) {
@@ -383,8 +502,25 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
       x->sfa_tmem = static_cast<uint32_t>(w.address(op.args[p.sfa], l));
       x->sfb_tmem = static_cast<uint32_t>(w.address(op.args[p.sfb], l));
     }
-    if (auto bad = decode_idesc(p, w.get<uint32_t>(op.args[3], l), x->s))
+    if (auto bad = decode_idesc(p, w.get<uint32_t>(op.args[p.idesc], l), x->s))
       w.undefined(l, "'" + op.text + "': " + *bad + " (§9.7.16.4.2, 000_70a4b524dfe259fa.txt)");
+    if (p.sparse) {
+      x->meta_tmem = static_cast<uint32_t>(w.address(op.args[p.meta], l));
+      // The metadata layouts ptxvm knows (sparsity.h) are those of full 128-row data paths and of
+      // lane groups (.ws, Layout B); Layout F's (M = 64, half the lanes) is drawn only in figures.
+      if (p.group == 1 && x->s.m == 64 && !p.ws)
+        w.undefined(l, "'" + op.text + "': unsupported: the sparsity metadata layout of M = 64 with .cta_group::1 "
+                                       "(Layout F, §9.7.16.10.8.4.1) is not implemented yet");
+    }
+    if (p.zero_mask >= 0) {
+      x->zero_mask = w.get<uint64_t>(op.args[p.zero_mask], l);
+      const unsigned limit = x->s.m == 32 ? 16 : 32;
+      if (x->column_shift() > limit)
+        w.undefined(l, "'" + op.text + "': the zero-column mask shifts B by " + std::to_string(x->column_shift()) +
+                           " columns; M = " + std::to_string(x->s.m) + " allows " + std::to_string(limit) +
+                           " (§9.7.16.4.3 Table 45)");
+    }
+    track_collector(w, l, op, p, t);
     std::fill(std::begin(x->disabled), std::end(x->disabled), 0u);
     if (p.disable >= 0)
       for (size_t i = 0; i < op.args[p.disable].elems.size(); ++i)
@@ -406,26 +542,51 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
   else if (kind == ".kind::mxf8f6f4") p.kind = Kind::MXF8F6F4;
   else if (kind == ".kind::mxf4") p.kind = Kind::MXF4;
   else p.kind = Kind::MXF4NVF4;
-  if (b.value("ashift")) {
-    why = "tcgen05.mma .ashift is not implemented yet";
-    return false;
-  }
+  const std::string& mnemonic = b.family->mnemonic;
+  p.sparse = mnemonic.find(".sp") != std::string::npos;
+  p.ws = mnemonic.find(".ws") != std::string::npos;
+  p.ashift = b.value("ashift") != nullptr;
   p.group = b.is("cta_group", ".cta_group::2") ? 2 : 1;
   p.a_tmem = op.args[1].kind == ArgKind::Address;
-  // [d-tmem], a, b-desc, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}, or with
-  // block scaling [d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d
-  size_t next = 4;
+  if (p.ashift && !p.a_tmem) {
+    why = ".ashift shifts A in Tensor Memory: it takes [a-tmem] (§9.7.16.10.9.1)";
+    return false;
+  }
+  if (const std::string* c = b.value("collector")) {  // .collector::<buffer>::<use>
+    const std::string buffer = c->substr(12, c->find("::", 12) - 12), use = c->substr(c->rfind("::") + 2);
+    p.collector = buffer == "a" ? 4 : static_cast<unsigned>(buffer[1] - '0');
+    p.use = use == "fill" ? Plan::Use::Fill : use == "use" ? Plan::Use::Use : use == "lastuse" ? Plan::Use::LastUse
+                                                                                               : Plan::Use::Discard;
+  } else {
+    p.collector = p.ws ? 0 : 4;
+  }
+  // [d-tmem], a, b-desc, {[sp-meta-tmem],} idesc, then {disable-output-lane,} enable-input-d
+  // {, scale-input-d}; with block scaling [scale-A-tmem], [scale-B-tmem], enable-input-d; .ws:
+  // enable-input-d {, zero-column-mask-desc}
+  if (p.sparse) p.meta = 3, p.idesc = 4;
+  size_t next = p.idesc + 1;
+  if (p.ws) {
+    if (next >= op.args.size()) {
+      why = "tcgen05.mma.ws needs enable-input-d";
+      return false;
+    }
+    p.enable = static_cast<unsigned>(next++);
+    if (next < op.args.size()) p.zero_mask = static_cast<int>(next);
+    op.aux = reinterpret_cast<uint64_t>(program::keep(std::move(p)));
+    op.fn = &mma_issue;
+    return true;
+  }
   if (block_scaled(p.kind)) {
     // Table 54: .block32 is one factor per 32 elements, .block16 per 16; no qualifier is
     // .block32 (the checker requires one for .kind::mxf4nvf4).
     const std::string* vec = b.value("scale_vec");
     const unsigned k = p.kind == Kind::MXF8F6F4 ? 32 : 64;
     p.scale_vec = !vec || *vec == ".block32" ? k / 32 : *vec == ".block16" ? k / 16 : (*vec)[12] - '0';
-    if (op.args.size() != 7 || op.args[4].kind != ArgKind::Address || op.args[5].kind != ArgKind::Address) {
+    if (op.args.size() != next + 3 || op.args[next].kind != ArgKind::Address || op.args[next + 1].kind != ArgKind::Address) {
       why = "block-scaled tcgen05.mma takes [scale-A-tmem], [scale-B-tmem] and enable-input-d after idesc";
       return false;
     }
-    p.sfa = 4, p.sfb = 5, next = 6;
+    p.sfa = static_cast<unsigned>(next), p.sfb = static_cast<unsigned>(next + 1), next += 2;
   }
   if (next < op.args.size() && op.args[next].kind == ArgKind::Vector) {
     const size_t words = op.args[next].elems.size();
@@ -453,7 +614,12 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
   return true;
 }
 
-const program::Registration registered([](program::Registry& r) { r["tcgen05.mma §9.7.16.10.9.1"] = select; });
+const program::Registration registered([](program::Registry& r) {
+  r["tcgen05.mma §9.7.16.10.9.1"] = select;
+  r["tcgen05.mma.sp §9.7.16.10.9.2"] = select;
+  r["tcgen05.mma.ws §9.7.16.10.9.3"] = select;
+  r["tcgen05.mma.ws.sp §9.7.16.10.9.4"] = select;
+});
 
 }  // namespace
 }  // namespace ptxvm::units::tcgen05

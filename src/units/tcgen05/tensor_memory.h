@@ -92,6 +92,9 @@ public:
   std::vector<Store> stores;
   void land_stores(uint32_t warp);
 
+  // The collector buffers holding a fill (bit b: .ws's b0-b3, bit 4: A's), in issue order.
+  uint8_t collectors = 0;
+
   // §9.7.16.7.1 and others: "all tcgen05 instructions within a kernel must specify the same
   // value for the .cta_group qualifier" — the first one the CTA runs sets it.
   unsigned cta_group = 0;
