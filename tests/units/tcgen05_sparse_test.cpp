@@ -184,5 +184,28 @@ INSTANTIATE_TEST_SUITE_P(
              Elem::E2M1, 128, 32, 2, false, false, true}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+// §9.7.16.10.8.2: a nibble outside the listed ones (here 0b0000: the same position twice) is
+// undefined; ptxvm stops with a report naming it.
+TEST(Tcgen05SparseRules, MeaninglessMetadataIsReported) {
+  Harness h;
+  h.load(image_gemm("tcgen05.mma.sp.cta_group::1.kind::f16 [%r8], %rd6, %rd7, [%r19], %r15, %p6;"));
+  LaunchConfig cfg;
+  cfg.grid = {1};
+  cfg.block = {128};
+  cfg.step_limit = 1'000'000;
+  const uint64_t img = h.buffer(std::vector<uint32_t>(16, 0)), tmem = h.buffer(std::vector<uint32_t>(128 * 4, 0)),
+                 out = h.buffer(std::vector<uint32_t>(128 * 32, 0));
+  const uint32_t idesc = 1u << 2 | 1u << 4 | (32u >> 3) << 17 | (128u >> 4) << 24;
+  const LaunchResult r = h.module->launch(
+      "gemm", cfg,
+      {arg(img), arg(16u), arg(sdesc(0, 128, 128, Swz::None)), arg(sdesc(0, 128, 128, Swz::None)), arg(idesc), arg(out),
+       arg(32u), arg(1u), arg(uint64_t{0}), arg(uint64_t{0}), arg(tmem), arg(4u), arg(0u), arg(0u), arg(0u), arg(0u),
+       arg(0u), arg(0u), arg(0u)});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("the sparsity metadata of row 0, chunk 0 is 0b0000, not one the ISA gives a meaning"),
+            std::string::npos)
+      << r.error;
+}
+
 }  // namespace
 }  // namespace ptxvm::test

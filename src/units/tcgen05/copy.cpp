@@ -12,9 +12,11 @@
 // 16 packed elements and is unpacked to 16 bytes (§9.7.16.9.1, mma::unpack_b8x16).
 // .cta_group::2 copies in both CTAs of the pair, each from its own shared memory.
 //
-// tcgen05.shift.down (§9.7.16.9.3) is the copy inside Tensor Memory that goes with it: the 32
-// lanes from taddr's (aligned to 32) move down one lane in the 8 columns (256 bits) from taddr's,
-// the implicit .31x256b; the first lane keeps its value.
+// tcgen05.shift.down (§9.7.16.9.3) is the copy inside Tensor Memory that goes with it, over the
+// 32 lanes from taddr's (aligned to 32) and the 8 columns (256 bits) from taddr's: "shifting of
+// 32-byte elements downwards across all the rows, except the last, by one row" — lane r takes
+// lane r + 1's cells for r < 31, lane 31 keeps its own (the direction NVIDIA's CuTe DSL documents,
+// as observed on a B200, for tcgen05.mma's .ashift, which the ISA words the same way).
 #include <array>
 #include <bit>
 #include <cstring>
@@ -110,9 +112,9 @@ void shift(Warp& w, const Op& op, uint32_t m) {
       for (exec::Cta* c : {ctas0, ctas1}) {
         if (!c) continue;
         TensorMemory& tm = c->unit<TensorMemory>();
-        for (unsigned r = 31; r > 0; --r)
+        for (unsigned r = 0; r < 31; ++r)
           for (unsigned k = 0; k < 8; ++k)
-            tm.cell(lane_of(taddr) + r, column_of(taddr) + k) = tm.cell(lane_of(taddr) + r - 1, column_of(taddr) + k);
+            tm.cell(lane_of(taddr) + r, column_of(taddr) + k) = tm.cell(lane_of(taddr) + r + 1, column_of(taddr) + k);
       }
     });
   });
