@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "tcgen05_image_gemm.h"
 #include "tcgen05_layouts.h"
 
 namespace ptxvm::test {
@@ -289,6 +290,48 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"e4m3_a_tmem_m64", "f8f6f4", Elem::E4M3, 1, 0, 64, 32, 2, true, true, Swz::B128, true}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+
+// disable-output-lane (§9.7.16.10.9.1): the lanes whose bit is set keep D; the others take A*B.
+TEST(Tcgen05Gemm, DisableOutputLaneKeepsTheLanesD) {
+  const unsigned M = 128, N = 32, K = 16;
+  std::vector<int> A(M * K), B(K * N);
+  for (unsigned i = 0; i < A.size(); ++i) A[i] = static_cast<int>(i % 5) - 2;
+  for (unsigned i = 0; i < B.size(); ++i) B[i] = static_cast<int>(i % 3) - 1;
+  std::vector<uint8_t> img(65536, 0);
+  uint32_t alb, asb, blb, bsb;
+  put(img, 0, true, Swz::None, 16, M, K, A, K, 1, Elem::F16, alb, asb);
+  put(img, 32768, true, Swz::None, 16, N, K, B, 1, N, Elem::F16, blb, bsb);
+  std::vector<uint32_t> words(img.size() / 4);
+  std::memcpy(words.data(), img.data(), img.size());
+  const uint32_t disabled[4] = {0x0000ffffu, 0u, 0x80000001u, 0x00f00000u};
+  Harness h;
+  h.load(image_gemm("mov.b32 %r40, " + std::to_string(disabled[0]) + ";\n  mov.b32 %r41, " + std::to_string(disabled[1]) +
+                    ";\n  mov.b32 %r42, " + std::to_string(disabled[2]) + ";\n  mov.b32 %r43, " +
+                    std::to_string(disabled[3]) +
+                    ";\n  tcgen05.mma.cta_group::1.kind::f16 [%r8], %rd6, %rd7, %r15, {%r40, %r41, %r42, %r43}, %p6;"));
+  const uint64_t dimg = h.buffer(words), dtmem = h.buffer(std::vector<uint32_t>(128 * 4, 0)),
+                 out = h.buffer(std::vector<uint32_t>(128 * N, 0xdeadbeef));
+  LaunchConfig cfg;
+  cfg.grid = {1};
+  cfg.block = {128};
+  const LaunchResult r = h.module->launch(
+      "gemm", cfg,
+      {arg(dimg), arg(static_cast<uint32_t>(words.size())), arg(sdesc(0, alb, asb, Swz::None)),
+       arg(sdesc(32768, blb, bsb, Swz::None)), arg(idesc(1, 0, M, N)), arg(out), arg(N), arg(1u), arg(uint64_t{0}),
+       arg(uint64_t{0}), arg(dtmem), arg(4u), arg(0u), arg(0u), arg(0u), arg(0u), arg(0u), arg(0u), arg(0u)});
+  ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<uint32_t> d = h.read<uint32_t>(out, size_t{128} * N);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      int want = 0;
+      for (unsigned k = 0; k < K; ++k) want += A[i * K + k] * B[k * N + j];
+      const float f = static_cast<float>(want);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      const bool off = (disabled[i / 32] >> (i % 32)) & 1u;
+      ASSERT_EQ(d[i * N + j], off ? 0u : bits) << "D[" << i << "][" << j << "]" << (off ? " (disabled)" : "");
+    }
+}
 
 // ---- tcgen05.ld.red (sm_103f, sm_110): the loads plus a min or max over each thread's .num ----
 

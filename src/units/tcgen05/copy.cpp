@@ -4,8 +4,10 @@
 // The source is rows of 16-byte chunks under the shared-memory descriptor: chunk c of row r is the
 // element (r, c) of a K-major operand of 128-bit elements (§9.7.16.3.3 with T = 1: rows in groups
 // of 8 SBO apart, chunks LBO apart or inside the swizzle atom). Row r lands in lane taddr + r,
-// chunk c in columns 4c .. 4c + 3 from taddr's. The shapes (§9.7.16.2.3): .128x256b (128 rows, 2
-// chunks), .4x256b (4 rows, 2 chunks), .128x128b (128 rows, 1 chunk), .64x128b with
+// chunk c in columns 4c .. 4c + 3 from taddr's. The shapes (§9.7.16.2.3; where rows go as
+// CUTLASS's SM100_UTCCP copy traits say, cute/atom/copy_traits_sm100.hpp): .128x256b (128 rows,
+// 2 chunks), .4x256b (4 rows, 2 chunks, row r to lane taddr + 32r: one lane per sub-partition,
+// the lane .shift leaves stale), .128x128b (128 rows, 1 chunk), .64x128b with
 // .warpx2::02_13 (rows 0-31 to the lanes of warps 0 and 2, rows 32-63 to warps 1 and 3) or
 // .warpx2::01_23 (rows 0-31 to warps 0 and 1, 32-63 to warps 2 and 3), .32x128b with .warpx4 (the
 // 32 rows to all four warps' lanes). With .b8x16.b6x16_p32 / .b4x16_p64 each 16-byte chunk holds
@@ -37,7 +39,7 @@ using exec::Warp;
 using program::Op;
 
 // op.aux: the shape as rows, chunks per row, and where the rows go.
-enum class Spread : uint8_t { None, Pairs02_13, Pairs01_23, All4 };
+enum class Spread : uint8_t { None, Quarters, Pairs02_13, Pairs01_23, All4 };
 struct CopyShape {
   unsigned rows, chunks;
   Spread spread;
@@ -49,6 +51,7 @@ struct CopyShape {
 std::vector<unsigned> lanes_of(const CopyShape& s, unsigned r) {
   switch (s.spread) {
   case Spread::None: return {r};
+  case Spread::Quarters: return {32 * r};
   case Spread::Pairs02_13: return {r % 32 + 32 * (r / 32), r % 32 + 32 * (r / 32 + 2)};
   case Spread::Pairs01_23: return {r % 32 + 64 * (r / 32), r % 32 + 64 * (r / 32) + 32};
   case Spread::All4: return {r, r + 32, r + 64, r + 96};
@@ -123,7 +126,7 @@ void shift(Warp& w, const Op& op, uint32_t m) {
 bool select(const isa::Bound& b, Op& op, std::string&) {
   const std::string& shape = *b.value("shape");
   CopyShape s{128, 2, Spread::None, 8, b.is("cta_group", ".cta_group::2") ? 2u : 1u};
-  if (shape == ".4x256b") s.rows = 4;
+  if (shape == ".4x256b") s.rows = 4, s.spread = Spread::Quarters;
   else if (shape == ".128x128b") s.chunks = 1;
   else if (shape == ".64x128b") s.rows = 64, s.chunks = 1, s.spread = b.is("multicast", ".warpx2::02_13") ? Spread::Pairs02_13 : Spread::Pairs01_23;
   else if (shape == ".32x128b") s.rows = 32, s.chunks = 1, s.spread = Spread::All4;
