@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 target=${2:-parse}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPTXVM_FUZZ=ON -DPTXVM_BENCH=OFF >/dev/null
+  -DPTXVM_FUZZ=ON -DPTXVM_BENCH=OFF -DPTXVM_PYTHON=OFF >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"

@@ -3,7 +3,7 @@
 AddressSanitizer/UBSan finding or unexpected exit. Guest faults (exit 2) and modules that do not
 load (exit 1) are expected: the point is that the host process never crashes.
 
-    cmake -S . -B build-asan -G Ninja -DPTXVM_SANITIZE=ON -DPTXVM_TESTS=OFF -DPTXVM_BENCH=OFF
+    cmake -S . -B build-asan -G Ninja -DPTXVM_SANITIZE=ON -DPTXVM_TESTS=OFF -DPTXVM_BENCH=OFF -DPTXVM_PYTHON=OFF
     ninja -C build-asan ptxvm
     python3 scripts/sanitizer_smoke.py build-asan/tools/ptxvm/ptxvm tests/corpus/ptx/*.ptx
 """

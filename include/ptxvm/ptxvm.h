@@ -67,10 +67,20 @@ struct LaunchResult {
 
 class Device;
 
+// A kernel parameter as the module declares it (§5.1.6.1): its name, bytes and alignment.
+struct KernelParam {
+  std::string name;
+  uint32_t size = 0, align = 1;
+};
+
 class Module {
 public:
   ~Module();
   bool has_kernel(std::string_view name) const;
+  // The kernels (.entry functions with bodies) in declaration order, and one's parameters
+  // (empty for a name that is no kernel).
+  std::vector<std::string> kernels() const;
+  std::vector<KernelParam> params(std::string_view kernel) const;
   // Why launch() would refuse this request (unknown kernel, argument sizes, the target's launch
   // limits and the kernel's directives), without running it; empty when it would run.
   std::string check_launch(std::string_view kernel, const LaunchConfig& config,

@@ -28,6 +28,21 @@ bool Module::has_kernel(std::string_view name) const {
   return f && f->is_entry && f->defined;
 }
 
+std::vector<std::string> Module::kernels() const {
+  std::vector<std::string> names;
+  for (const program::Function& f : impl_->program.functions)
+    if (f.is_entry && f.defined) names.push_back(f.name);
+  return names;
+}
+
+std::vector<KernelParam> Module::params(std::string_view name) const {
+  std::vector<KernelParam> out;
+  const program::Function* f = impl_->program.find(std::string(name));
+  if (f && f->is_entry && f->defined)
+    for (const program::Param& p : f->params) out.push_back({p.name, p.size, p.align});
+  return out;
+}
+
 std::string Module::check_launch(std::string_view name, const LaunchConfig& config,
                                  const std::vector<KernelArg>& args) const {
   const program::Function* f = impl_->program.find(std::string(name));

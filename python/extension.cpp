@@ -1,0 +1,140 @@
+// The nanobind extension `ptxvm._ptxvm`: a thin layer over the C++ API (include/ptxvm/ptxvm.h).
+// The Python package (python/ptxvm/__init__.py) turns arrays, tensors and scalars into the bytes
+// of kernel arguments; here memory moves as buffers and arguments as bytes.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "ptxvm/ptxvm.h"
+#include "units/tma/tensor_map.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// The bytes of a Python object with the buffer protocol (bytes, bytearray, memoryview, NumPy).
+struct Bytes {
+  Py_buffer view{};
+  explicit Bytes(nb::handle o, bool writable = false) {
+    if (PyObject_GetBuffer(o.ptr(), &view, (writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) | PyBUF_C_CONTIGUOUS) != 0)
+      throw nb::python_error();
+  }
+  ~Bytes() { PyBuffer_Release(&view); }
+  Bytes(const Bytes&) = delete;
+  Bytes& operator=(const Bytes&) = delete;
+};
+
+ptxvm::Dim3 dim3(const std::vector<uint32_t>& v, const char* what) {
+  if (v.empty() || v.size() > 3) throw std::invalid_argument(std::string(what) + " takes 1 to 3 sizes");
+  ptxvm::Dim3 d;
+  d.x = v[0];
+  if (v.size() > 1) d.y = v[1];
+  if (v.size() > 2) d.z = v[2];
+  return d;
+}
+
+}  // namespace
+
+NB_MODULE(_ptxvm, m) {
+  m.doc() = "ptxvm's C++ API (use the `ptxvm` package)";
+
+  // A tensor map in ptxvm's encoding, from cuTensorMapEncodeTiled's arguments (CUDA's enumeration
+  // values; dims innermost first, strides in bytes); ValueError names the rule a bad map breaks.
+  m.def(
+      "encode_tensor_map",
+      [](unsigned type, uint64_t address, const std::vector<uint64_t>& dims, const std::vector<uint64_t>& strides,
+         const std::vector<uint32_t>& box, const std::vector<uint32_t>& element_strides, unsigned interleave,
+         unsigned swizzle, unsigned l2, unsigned oob) {
+        namespace tma = ptxvm::units::tma;
+        tma::TensorMap t;
+        if (dims.empty() || dims.size() > 5 || strides.size() + 1 != dims.size() || box.size() != dims.size() ||
+            element_strides.size() != dims.size())
+          throw std::invalid_argument("a tensor map has 1 to 5 dims, one box size and element stride each, and "
+                                      "rank - 1 strides");
+        t.type = static_cast<tma::DataType>(type);
+        t.rank = static_cast<uint32_t>(dims.size());
+        t.address = address;
+        for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i], t.box[i] = box[i], t.element_strides[i] = element_strides[i];
+        for (size_t i = 0; i < strides.size(); ++i) t.strides[i] = strides[i];
+        t.interleave = static_cast<tma::Interleave>(interleave);
+        t.swizzle = static_cast<tma::Swizzle>(swizzle);
+        t.l2 = static_cast<tma::L2Promotion>(l2);
+        t.oob = static_cast<tma::OobFill>(oob);
+        if (std::string why = tma::validate(t); !why.empty()) throw std::invalid_argument("tensor map: " + why);
+        const auto bytes = tma::encode(t);
+        return nb::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      },
+      "type"_a, "address"_a, "dims"_a, "strides"_a, "box"_a, "element_strides"_a, "interleave"_a, "swizzle"_a,
+      "l2"_a, "oob"_a);
+
+  nb::class_<ptxvm::Module>(m, "Module")
+      .def("kernels", &ptxvm::Module::kernels)
+      .def("params",
+           [](const ptxvm::Module& mod, const std::string& kernel) {
+             std::vector<std::tuple<std::string, uint32_t, uint32_t>> out;
+             for (const ptxvm::KernelParam& p : mod.params(kernel)) out.emplace_back(p.name, p.size, p.align);
+             return out;
+           })
+      .def(
+          "launch",
+          [](ptxvm::Module& mod, const std::string& kernel, const std::vector<uint32_t>& grid,
+             const std::vector<uint32_t>& block, const std::vector<nb::bytes>& args, const std::vector<uint32_t>& cluster,
+             uint32_t shared_bytes, unsigned threads, uint64_t step_limit, bool exact, bool cooperative) {
+            ptxvm::LaunchConfig c;
+            c.grid = dim3(grid, "grid");
+            c.block = dim3(block, "block");
+            if (!cluster.empty()) c.cluster = dim3(cluster, "cluster"), c.explicit_cluster = true;
+            c.shared_bytes = shared_bytes;
+            c.threads = threads;
+            c.step_limit = step_limit;
+            c.cooperative = cooperative;
+            c.tensor_model = exact ? ptxvm::TensorModel::Exact : ptxvm::TensorModel::Sm90;
+            std::vector<ptxvm::KernelArg> a(args.size());
+            for (size_t i = 0; i < args.size(); ++i) {
+              const auto* p = static_cast<const uint8_t*>(args[i].data());
+              a[i].bytes.assign(p, p + args[i].size());
+            }
+            ptxvm::LaunchResult r;
+            {
+              nb::gil_scoped_release release;  // the launch runs on host threads of its own
+              r = mod.launch(kernel, c, a);
+            }
+            return std::make_tuple(r.ok, r.error, r.output, r.guest_fault);
+          },
+          "kernel"_a, "grid"_a, "block"_a, "args"_a, "cluster"_a, "shared_bytes"_a, "threads"_a, "step_limit"_a,
+          "exact"_a, "cooperative"_a);
+
+  nb::class_<ptxvm::Device>(m, "Device")
+      .def(nb::init<>())
+      .def("malloc", &ptxvm::Device::malloc, "bytes"_a)
+      .def("free", &ptxvm::Device::free, "address"_a)
+      .def(
+          "write",
+          [](ptxvm::Device& d, uint64_t address, nb::handle buffer) {
+            Bytes b(buffer);
+            d.copy_to_device(address, b.view.buf, static_cast<size_t>(b.view.len));
+          },
+          "address"_a, "buffer"_a)
+      .def(
+          "read",
+          [](ptxvm::Device& d, uint64_t address, nb::handle buffer) {
+            Bytes b(buffer, true);
+            d.copy_to_host(b.view.buf, address, static_cast<size_t>(b.view.len));
+          },
+          "address"_a, "buffer"_a)
+      .def(
+          "load",
+          [](ptxvm::Device& d, const std::string& ptx, const std::string& name) {
+            std::string diags;
+            std::unique_ptr<ptxvm::Module> mod = d.load_module(ptx, name, &diags);
+            if (!mod) throw std::runtime_error(diags);  // the package raises LoadError
+            return mod;
+          },
+          "ptx"_a, "name"_a, nb::keep_alive<0, 1>());  // a module keeps its device alive
+}

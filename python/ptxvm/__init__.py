@@ -1,0 +1,289 @@
+"""ptxvm: run NVIDIA PTX kernels on the CPU, with the GPU's results.
+
+    import numpy as np, ptxvm
+    mod = ptxvm.Module(open("saxpy.ptx").read())
+    x, y = np.arange(1024, dtype=np.float32), np.ones(1024, dtype=np.float32)
+    mod.kernel("saxpy")(x, y, ptxvm.f32(2.0), ptxvm.u32(1024), grid=4, block=256)   # y is copied back
+
+Arguments of a launch:
+  * arrays — anything with the buffer protocol (NumPy, bytearray, memoryview) or ``__dlpack__``
+    on the CPU (PyTorch CPU tensors): copied to device memory before the launch and back after
+    it. Wrap one in ``In`` (not copied back), ``Out`` (not copied in) or ``InOut`` (the default).
+  * ``DeviceArray`` — memory that stays on the device across launches (``Device.alloc``,
+    ``Device.to_device``); its address is the argument.
+  * typed scalars — ``u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64 b8 b16 b32 b64 pred``; a plain
+    ``int`` or ``float`` takes the size the kernel declares for the parameter (int: two's
+    complement, float: f32 for 4 bytes, f64 for 8).
+  * ``bytes`` — a parameter's bytes as they are (a tensor map, a struct).
+
+Errors: ``LoadError`` (invalid or unsupported PTX, with file:line:column diagnostics),
+``LaunchError`` (a launch ptxvm refuses), ``GuestFault`` (the kernel faulted: the report names the
+kernel, CTA, warp, lane, PC and PTX line).
+"""
+from __future__ import annotations
+
+import os
+import struct
+from typing import Any, Iterable, Sequence
+
+from ._ptxvm import Device as _Device
+
+__all__ = [
+    "Device", "DeviceArray", "Module", "Kernel", "In", "Out", "InOut", "LoadError", "LaunchError", "GuestFault",
+    "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64", "b8", "b16", "b32", "b64", "pred",
+    "default_device",
+]
+
+
+class LoadError(ValueError):
+    """The PTX does not load: ``diagnostics`` holds ptxvm's messages (file:line:col: ...)."""
+
+    def __init__(self, diagnostics: str):
+        super().__init__(diagnostics)
+        self.diagnostics = diagnostics
+
+
+class LaunchError(ValueError):
+    """ptxvm refuses the launch (unknown kernel, argument sizes, launch limits)."""
+
+
+class GuestFault(RuntimeError):
+    """The kernel faulted, deadlocked or trapped; ``report`` says where."""
+
+    def __init__(self, report: str, output: str = ""):
+        super().__init__(report)
+        self.report = report
+        self.output = output
+
+
+# ---- typed scalars ----------------------------------------------------------------------------
+
+class _Scalar:
+    fmt = ""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def bytes(self) -> bytes:
+        return struct.pack("<" + self.fmt, self.value)
+
+    def __repr__(self) -> str:
+        return f"ptxvm.{type(self).__name__}({self.value!r})"
+
+
+def _scalar(name: str, fmt: str, doc: str) -> type:
+    return type(name, (_Scalar,), {"fmt": fmt, "__doc__": doc})
+
+
+u8, u16, u32, u64 = (_scalar(n, f, f"A .{n} kernel argument.") for n, f in
+                     (("u8", "B"), ("u16", "H"), ("u32", "I"), ("u64", "Q")))
+s8, s16, s32, s64 = (_scalar(n, f, f"A .{n} kernel argument.") for n, f in
+                     (("s8", "b"), ("s16", "h"), ("s32", "i"), ("s64", "q")))
+b8, b16, b32, b64 = (_scalar(n, f, f"A .{n} kernel argument (an unsigned value).") for n, f in
+                     (("b8", "B"), ("b16", "H"), ("b32", "I"), ("b64", "Q")))
+f16, f32, f64 = (_scalar(n, f, f"A .{n} kernel argument.") for n, f in (("f16", "e"), ("f32", "f"), ("f64", "d")))
+pred = _scalar("pred", "?", "A .pred kernel argument.")
+
+
+# ---- arrays -----------------------------------------------------------------------------------
+
+class _Direction:
+    copy_in = copy_out = True
+
+    def __init__(self, array: Any):
+        self.array = array
+
+
+class In(_Direction):
+    """An array the kernel only reads: copied to the device, not back."""
+    copy_out = False
+
+
+class Out(_Direction):
+    """An array the kernel only writes: copied back, not to the device (its memory starts zeroed)."""
+    copy_in = False
+
+
+class InOut(_Direction):
+    """An array copied to the device and back (what a bare array is)."""
+
+
+def _host_view(obj: Any) -> memoryview:
+    """A writable, C-contiguous byte view of an array (buffer protocol, or CPU __dlpack__)."""
+    try:
+        view = memoryview(obj)
+    except TypeError:
+        if not hasattr(obj, "__dlpack__"):
+            raise TypeError(f"{type(obj).__name__} is no array: it has neither the buffer protocol nor __dlpack__")
+        import numpy as np
+        view = memoryview(np.from_dlpack(obj))
+    if not view.c_contiguous:
+        raise ValueError("arrays must be C-contiguous")
+    return view.cast("B") if view.ndim != 1 or view.format != "B" else view
+
+
+class DeviceArray:
+    """Device memory: ``address`` (its guest address, the kernel argument) and ``nbytes``."""
+
+    def __init__(self, device: "Device", address: int, nbytes: int):
+        self.device, self.address, self.nbytes = device, address, nbytes
+
+    def write(self, array: Any) -> None:
+        """Copies `array`'s bytes to the start of this memory."""
+        self.device._dev.write(self.address, _host_view(array))
+
+    def read(self, out: Any) -> Any:
+        """Copies this memory's first len(out) bytes into `out` (a writable array) and returns it."""
+        self.device._dev.read(self.address, _host_view(out))
+        return out
+
+    def free(self) -> None:
+        if self.address:
+            self.device._dev.free(self.address)
+            self.address = 0
+
+
+class Device:
+    """A ptxvm device: its global memory and the modules loaded on it."""
+
+    def __init__(self) -> None:
+        self._dev = _Device()
+
+    def alloc(self, nbytes: int) -> DeviceArray:
+        """Zeroed device memory of `nbytes` bytes."""
+        return DeviceArray(self, self._dev.malloc(max(1, int(nbytes))), int(nbytes))
+
+    def to_device(self, array: Any) -> DeviceArray:
+        """A copy of `array` in device memory."""
+        view = _host_view(array)
+        d = self.alloc(view.nbytes)
+        d.write(view)
+        return d
+
+    def to_host(self, darray: DeviceArray, out: Any) -> Any:
+        """Copies `darray` into `out` (a writable array of its size) and returns `out`."""
+        return darray.read(out)
+
+    def load(self, ptx: str, name: str = "module.ptx") -> "Module":
+        return Module(ptx, device=self, name=name)
+
+
+_default: Device | None = None
+
+
+def default_device() -> Device:
+    """The device modules load on when none is given."""
+    global _default
+    if _default is None:
+        _default = Device()
+    return _default
+
+
+def _dims(v: int | Sequence[int], what: str) -> list[int]:
+    dims = [int(v)] if isinstance(v, int) else [int(x) for x in v]
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+        raise LaunchError(f"{what} takes 1 to 3 positive sizes, not {v!r}")
+    return dims
+
+
+class Kernel:
+    """A kernel of a loaded module; call it with its arguments and grid=, block= (and shared=,
+    cluster=, threads=, model=, step_limit=, cooperative=)."""
+
+    def __init__(self, module: "Module", name: str):
+        self.module, self.name = module, name
+        self.params = module._mod.params(name)  # (name, size, align) per parameter
+        if not self.params and name not in module.kernels():
+            raise LaunchError(f"no kernel named '{name}' in {module.name}")
+
+    def __call__(self, *args: Any, grid: int | Sequence[int], block: int | Sequence[int], shared: int = 0,
+                 cluster: int | Sequence[int] | None = None, threads: int = 0, model: str = "sm90",
+                 step_limit: int = 0, cooperative: bool = False) -> str:
+        """Launches the kernel and returns what it printed (printf)."""
+        if len(args) != len(self.params):
+            raise LaunchError(f"kernel '{self.name}' takes {len(self.params)} arguments, {len(args)} given")
+        if model not in ("sm90", "exact"):
+            raise LaunchError(f"model is 'sm90' (the hardware's tensor-core arithmetic) or 'exact', not {model!r}")
+        device = self.module.device
+        raw: list[bytes] = []
+        copies: list[tuple[DeviceArray, memoryview]] = []
+        temporaries: list[DeviceArray] = []
+        try:
+            for value, (pname, size, _) in zip(args, self.params):
+                raw.append(self._argument(device, value, pname, size, copies, temporaries))
+            ok, error, output, fault = self.module._mod.launch(
+                self.name, _dims(grid, "grid"), _dims(block, "block"), raw,
+                _dims(cluster, "cluster") if cluster is not None else [], int(shared), int(threads), int(step_limit),
+                model == "exact", bool(cooperative))
+            if not ok:
+                raise GuestFault(error, output) if fault else LaunchError(error)
+            for darray, view in copies:
+                darray.read(view)
+            return output
+        finally:
+            for t in temporaries:
+                t.free()
+
+    def _argument(self, device: Device, value: Any, pname: str, size: int, copies: list, temporaries: list) -> bytes:
+        def fits(b: bytes) -> bytes:
+            if len(b) != size:
+                raise LaunchError(f"argument '{pname}' of kernel '{self.name}' is {size} bytes; {len(b)} given")
+            return b
+        if isinstance(value, _Scalar):
+            return fits(value.bytes())
+        if isinstance(value, DeviceArray):
+            return fits(struct.pack("<Q", value.address))
+        if isinstance(value, bytes):
+            return fits(bytes(value))
+        if isinstance(value, bool):
+            return fits(struct.pack("<?", value))
+        if isinstance(value, int):
+            if size not in (1, 2, 4, 8):
+                raise LaunchError(f"argument '{pname}' is {size} bytes: no integer fits it")
+            return value.to_bytes(size, "little", signed=value < 0)
+        if isinstance(value, float):
+            if size not in (4, 8):
+                raise LaunchError(f"argument '{pname}' is {size} bytes: pass ptxvm.f16(...) or bytes")
+            return struct.pack("<f" if size == 4 else "<d", value)
+        direction = value if isinstance(value, _Direction) else InOut(value)
+        view = _host_view(direction.array)
+        darray = device.alloc(view.nbytes)
+        temporaries.append(darray)
+        if direction.copy_in:
+            darray.write(view)
+        if direction.copy_out:
+            if view.readonly:
+                raise LaunchError(f"argument '{pname}' is read-only: pass ptxvm.In(array)")
+            copies.append((darray, view))
+        return fits(struct.pack("<Q", darray.address))
+
+
+class Module:
+    """PTX loaded on a device: ``Module(text_or_path)``; ``kernel(name)`` gives a kernel."""
+
+    def __init__(self, ptx: str | os.PathLike, device: Device | None = None, name: str | None = None):
+        text = str(ptx)
+        if name is None:
+            name = "module.ptx"
+            if "\n" not in text and (text.endswith(".ptx") or os.path.exists(text)):
+                name = os.path.basename(text)
+                with open(text, encoding="utf-8") as f:
+                    text = f.read()
+        self.device = device or default_device()
+        self.name = name
+        try:
+            self._mod = self.device._dev.load(text, name)
+        except RuntimeError as e:
+            raise LoadError(str(e)) from None
+
+    def kernels(self) -> list[str]:
+        """The kernel names, in declaration order."""
+        return list(self._mod.kernels())
+
+    def kernel(self, name: str) -> Kernel:
+        return Kernel(self, name)
+
+    def __getattr__(self, name: str) -> Kernel:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.kernel(name)

@@ -1,0 +1,254 @@
+"""Triton's driver for ptxvm: the target, the "device", loading PTX, and the launcher."""
+from __future__ import annotations
+
+import struct
+import time
+from typing import Any
+
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.backends.driver import DriverBase, expand_signature, wrap_handle_tensordesc_impl
+
+import ptxvm
+
+from . import active, capability
+
+_device: ptxvm.Device | None = None
+
+
+def device() -> ptxvm.Device:
+    """The ptxvm device Triton's kernels load and run on."""
+    global _device
+    if _device is None:
+        _device = ptxvm.Device()
+    return _device
+
+
+# Shared memory per block, as the target GPU gives it (cudaDevAttrMaxSharedMemoryPerBlockOptin).
+_MAX_SHARED = {80: 166912, 86: 101376, 89: 101376, 90: 232448, 100: 232448, 120: 101376}
+
+
+class _Utils:
+
+    def load_binary(self, name: str, kernel: bytes, shared: int, device_index: int):
+        text = kernel.decode() if isinstance(kernel, (bytes, bytearray)) else kernel
+        module = ptxvm.Module(text, device=device(), name=name + ".ptx")
+        return module, module.kernel(name), 0, 0, 1024
+
+    def unload_module(self, module: Any) -> None:
+        pass
+
+    def get_device_properties(self, device_index: int) -> dict:
+        return {"max_shared_mem": _MAX_SHARED[capability()], "max_num_regs": 65536, "multiprocessor_count": 132,
+                "warpSize": 32, "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120}
+
+    def set_printf_fifo_size(self, size: int) -> None:
+        pass
+
+
+class _Event:
+
+    def __init__(self, enable_timing: bool = True):
+        self.t = 0.0
+
+    def record(self, stream: Any = None) -> None:
+        self.t = time.perf_counter()
+
+    def elapsed_time(self, end: "_Event") -> float:
+        return (end.t - self.t) * 1000.0
+
+    def synchronize(self) -> None:
+        pass
+
+
+class _DeviceInterface:
+    """What triton.testing asks of torch.cuda: launches finish when they return."""
+    Event = _Event
+
+    @staticmethod
+    def synchronize(device: Any = None) -> None:
+        pass
+
+    @staticmethod
+    def current_device() -> int:
+        return 0
+
+
+class _TensorMap:
+    """A descriptor's tensor map, encoded at launch once its tensor has a device address."""
+
+    def __init__(self, base: Any, fields: dict):
+        self.base, self.fields = base, fields
+
+
+def _tensordesc_arg(desc: Any, meta: dict | None, _: Any) -> list:
+    """A TensorDescriptor argument as the kernel takes it: with TMA, the map (as Triton's NVIDIA
+    driver fills it: cuTensorMapEncodeTiled with dims reversed, strides in bytes, no interleave,
+    L2 promotion 128B, NaN fill for padding="nan"), then shape and strides; else decomposed."""
+    if meta is None:
+        from triton.backends.driver import decompose_descriptor
+        return decompose_descriptor(desc)
+    if meta.get("is_im2col", False):
+        raise NotImplementedError("ptxvm's Triton backend does not take im2col tensor descriptors yet")
+    shape, strides, elem = list(desc.shape), list(desc.strides), meta["elem_size"]
+    if meta["fp4_padded"]:
+        shape[-1] *= 2
+    elem_type = 11 if desc.round_f32_to_tf32 else meta["elem_type"]
+    host_type = {8: 10, 9: 8, 10: 9}.get(elem_type, elem_type)  # Triton's device numbering to CUDA's
+    rank = len(shape)
+    fields = dict(type=host_type, dims=shape[::-1], strides=[elem * s for s in strides[:-1]][::-1],
+                  box=list(meta["block_size"])[::-1], element_strides=[1] * rank, interleave=0,
+                  swizzle=meta["swizzle"], l2=2, oob=1 if desc.padding == "nan" else 0)
+    return [_TensorMap(desc.base, fields), *desc.shape, *desc.strides]
+
+
+def _flatten(types: Any, values: Any, out: list) -> None:
+    """(type, value) pairs of nested tuples of parameters, in order."""
+    if isinstance(types, tuple):
+        for t, v in zip(types, values):
+            _flatten(t, v, out)
+    else:
+        out.append((types, values))
+
+
+class _Storages:
+    """The device buffers of a launch's tensors: one per storage, so views and aliases keep their
+    offsets; copied to ptxvm before the launch and back after it."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[int, tuple[ptxvm.DeviceArray, Any]] = {}
+
+    def address(self, tensor: Any) -> int:
+        storage = tensor.untyped_storage()
+        base = storage.data_ptr()
+        if base not in self.buffers:
+            import torch
+            view = torch.empty(0, dtype=torch.uint8).set_(storage).numpy()  # the storage's bytes
+            self.buffers[base] = (device().to_device(view), view)
+        return self.buffers[base][0].address + (tensor.data_ptr() - base)
+
+    def copy_back(self) -> None:
+        for darray, view in self.buffers.values():
+            darray.read(view)
+
+    def free(self) -> None:
+        for darray, _ in self.buffers.values():
+            darray.free()
+
+
+class _Launcher:
+
+    def __init__(self, src: Any, metadata: Any):
+        self.signature = dict(src.signature)
+        self.num_ctas = getattr(metadata, "num_ctas", 1)
+        self.global_scratch = (metadata.global_scratch_size, metadata.global_scratch_align)
+        self.profile_scratch = (metadata.profile_scratch_size, metadata.profile_scratch_align)
+        self.cooperative = bool(getattr(metadata, "launch_cooperative_grid", False))
+        tensordesc_meta = getattr(metadata, "tensordesc_meta", None)
+        # the parameters' types with each tensor descriptor expanded, as the arguments will be
+        self.types = tuple(expand_signature(self.signature.values(), tensordesc_meta, "nvTmaDesc"))
+        self.launch = wrap_handle_tensordesc_impl(self._launch, self.signature, tensordesc_meta, _tensordesc_arg)
+
+    def __call__(self, gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata, launch_enter_hook,
+                 launch_exit_hook, *args):
+        if launch_enter_hook is not None:
+            launch_enter_hook(launch_metadata)
+        self.launch(gridX, gridY, gridZ, stream, function, packed_metadata, args)
+        if launch_exit_hook is not None:
+            launch_exit_hook(launch_metadata)
+
+    def _launch(self, gridX, gridY, gridZ, stream, function, packed_metadata, args):
+        kernel: ptxvm.Kernel = function
+        num_warps, num_ctas, shared = packed_metadata
+        values: list = []
+        _flatten(self.types, tuple(args), values)
+        storages = _Storages()
+        scratch: list[ptxvm.DeviceArray] = []
+        try:
+            params = iter(kernel.params)
+            raw: list[bytes] = []
+            for ty, value in values:
+                if ty == "constexpr":
+                    continue
+                _, size, _ = next(params)
+                raw.append(self._bytes(ty, value, size, storages))
+            grid = gridX * gridY * gridZ
+            for size, _ in (self.global_scratch, self.profile_scratch):
+                next(params)
+                if size:
+                    scratch.append(device().alloc(size * grid * num_ctas))
+                raw.append(struct.pack("<Q", scratch[-1].address if size else 0))
+            kernel(*raw, grid=(gridX * num_ctas, gridY, gridZ), block=32 * num_warps, shared=shared,
+                   cluster=(num_ctas, 1, 1) if num_ctas > 1 else None, cooperative=self.cooperative)
+            storages.copy_back()
+        finally:
+            storages.free()
+            for s in scratch:
+                s.free()
+
+    @staticmethod
+    def _bytes(ty: Any, value: Any, size: int, storages: _Storages) -> bytes:
+        if isinstance(value, _TensorMap):
+            f = value.fields
+            return ptxvm._ptxvm.encode_tensor_map(f["type"], storages.address(value.base), f["dims"], f["strides"],
+                                                  f["box"], f["element_strides"], f["interleave"], f["swizzle"],
+                                                  f["l2"], f["oob"])
+        if value is None:
+            return bytes(size)
+        if hasattr(value, "data_ptr"):
+            return struct.pack("<Q", storages.address(value))
+        if isinstance(value, float) or (isinstance(ty, str) and ty.startswith(("fp", "bf"))):
+            if ty in ("fp16", "bf16"):
+                import torch
+                return torch.tensor([value], dtype=getattr(torch, "float16" if ty == "fp16" else "bfloat16")) \
+                    .view(torch.int16).numpy().tobytes()
+            return struct.pack("<f" if size == 4 else "<d", float(value))
+        return int(value).to_bytes(size, "little", signed=int(value) < 0)
+
+
+class PtxvmDriver(DriverBase):
+
+    def __init__(self) -> None:
+        self.utils = _Utils()
+        self.launcher_cls = _Launcher
+
+    @staticmethod
+    def is_active() -> bool:
+        return active()
+
+    def map_python_to_cpp_type(self, ty: str) -> str:
+        from triton.backends.nvidia.driver import ty_to_cpp
+        return ty_to_cpp(ty)
+
+    def get_current_target(self) -> GPUTarget:
+        return GPUTarget("cuda", capability(), 32)
+
+    def get_active_torch_device(self):
+        import torch
+        return torch.device("cpu")
+
+    def get_current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device_index: int) -> None:
+        pass
+
+    def get_current_stream(self, device_index: int | None = None) -> int:
+        return 0
+
+    def get_device_capability(self, device_index: int = 0) -> tuple[int, int]:
+        return divmod(capability(), 10)
+
+    def get_device_interface(self):
+        return _DeviceInterface
+
+    def get_benchmarker(self):
+        from triton.testing import do_bench
+        return do_bench
+
+    def get_empty_cache_for_benchmark(self):
+        import torch
+        return torch.empty(1 << 20, dtype=torch.int8)
+
+    def clear_cache(self, cache: Any) -> None:
+        cache.zero_()

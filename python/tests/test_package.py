@@ -1,0 +1,117 @@
+"""The ptxvm Python package: modules, launches with arrays and typed scalars, device memory,
+errors. Runs against the extension built in-tree (PYTHONPATH=<build>/python)."""
+import numpy as np
+import pytest
+
+import ptxvm
+
+SAXPY = r"""
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry saxpy(.param .u64 x, .param .u64 y, .param .f32 a, .param .u32 n)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<6>;
+  .reg .f32 %f<4>;
+  .reg .pred %p1;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.u32 %r4, %r1, %r2, %r3;
+  ld.param.u32 %r5, [n];
+  setp.ge.u32 %p1, %r4, %r5;
+  @%p1 bra DONE;
+  ld.param.u64 %rd1, [x];
+  ld.param.u64 %rd2, [y];
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  ld.global.f32 %f2, [%rd5];
+  ld.param.f32 %f3, [a];
+  fma.rn.f32 %f2, %f3, %f1, %f2;
+  st.global.f32 [%rd5], %f2;
+DONE:
+  ret;
+}
+.visible .entry oob(.param .u64 x)
+{
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [x];
+  add.s64 %rd2, %rd1, 4096;
+  st.global.u32 [%rd2], 7;
+  ret;
+}
+.visible .entry hello(.param .s32 v)
+{
+  .reg .b32 %r1;
+  ld.param.s32 %r1, [v];
+  ret;
+}
+"""
+
+
+def test_saxpy_copies_arrays_in_and_back():
+    mod = ptxvm.Module(SAXPY)
+    assert mod.kernels() == ["saxpy", "oob", "hello"]
+    x = np.arange(1000, dtype=np.float32)
+    y = np.ones(1000, dtype=np.float32)
+    mod.saxpy(ptxvm.In(x), y, ptxvm.f32(2.0), ptxvm.u32(1000), grid=4, block=256)
+    np.testing.assert_array_equal(y, 2 * np.arange(1000, dtype=np.float32) + 1)
+    # plain Python scalars take the parameters' sizes
+    mod.kernel("saxpy")(x, y, 0.5, 1000, grid=(4,), block=(256, 1, 1))
+    np.testing.assert_array_equal(y, 2.5 * np.arange(1000, dtype=np.float32) + 1)
+
+
+def test_device_memory_stays_between_launches():
+    dev = ptxvm.Device()
+    mod = dev.load(SAXPY)
+    x = dev.to_device(np.full(256, 3, dtype=np.float32))
+    y = dev.alloc(256 * 4)  # zeroed
+    for _ in range(3):
+        mod.saxpy(x, y, ptxvm.f32(1.0), ptxvm.u32(256), grid=1, block=256)
+    out = dev.to_host(y, np.empty(256, dtype=np.float32))
+    np.testing.assert_array_equal(out, np.full(256, 9, dtype=np.float32))
+
+
+def test_out_arrays_start_zeroed_and_come_back():
+    mod = ptxvm.Module(SAXPY)
+    y = np.full(64, 5, dtype=np.float32)
+    mod.saxpy(ptxvm.In(np.ones(64, dtype=np.float32)), ptxvm.Out(y), ptxvm.f32(4.0), ptxvm.u32(64), grid=1, block=64)
+    np.testing.assert_array_equal(y, np.full(64, 4, dtype=np.float32))
+
+
+def test_invalid_ptx_raises_load_error_with_locations():
+    with pytest.raises(ptxvm.LoadError) as e:
+        ptxvm.Module(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  bogus.u32 %r1;\n}\n",
+                     name="bad.ptx")
+    assert "bad.ptx:6:" in e.value.diagnostics
+
+
+def test_guest_faults_raise_with_the_report():
+    mod = ptxvm.Module(SAXPY)
+    with pytest.raises(ptxvm.GuestFault) as e:
+        mod.oob(np.zeros(16, dtype=np.uint32), grid=1, block=1)
+    assert "oob" in e.value.report and "CTA (0, 0, 0)" in e.value.report
+
+
+def test_bad_launches_raise_launch_error():
+    mod = ptxvm.Module(SAXPY)
+    with pytest.raises(ptxvm.LaunchError, match="takes 4 arguments, 2 given"):
+        mod.saxpy(np.zeros(4, np.float32), np.zeros(4, np.float32), grid=1, block=1)
+    with pytest.raises(ptxvm.LaunchError, match="is 4 bytes; 8 given"):
+        mod.hello(ptxvm.s64(1), grid=1, block=1)
+    with pytest.raises(ptxvm.LaunchError, match="no kernel named"):
+        mod.kernel("missing")
+    with pytest.raises(ptxvm.LaunchError, match="grid takes"):
+        mod.hello(1, grid=0, block=1)
+
+
+def test_dlpack_tensors_are_arrays():
+    torch = pytest.importorskip("torch")
+    mod = ptxvm.Module(SAXPY)
+    x = torch.arange(128, dtype=torch.float32)
+    y = torch.zeros(128, dtype=torch.float32)
+    mod.saxpy(x, y, 3.0, 128, grid=1, block=128)
+    assert torch.equal(y, 3 * torch.arange(128, dtype=torch.float32))
