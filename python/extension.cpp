@@ -43,6 +43,9 @@ ptxvm::Dim3 dim3(const std::vector<uint32_t>& v, const char* what) {
 
 NB_MODULE(_ptxvm, m) {
   m.doc() = "ptxvm's C++ API (use the `ptxvm` package)";
+  // Modules and devices live in caches (Triton's, the package's default device) until the
+  // interpreter exits, which is no leak.
+  nb::set_leak_warnings(false);
 
   // A tensor map in ptxvm's encoding, from cuTensorMapEncodeTiled's arguments (CUDA's enumeration
   // values; dims innermost first, strides in bytes); ValueError names the rule a bad map breaks.

@@ -30,10 +30,14 @@ _MAX_SHARED = {80: 166912, 86: 101376, 89: 101376, 90: 232448, 100: 232448, 120:
 
 class _Utils:
 
+    # ptxvm allocates no registers: it reports a nominal count, so that occupancy heuristics
+    # (registers per SM / (registers x threads)) have a number to divide by.
+    NOMINAL_REGISTERS = 32
+
     def load_binary(self, name: str, kernel: bytes, shared: int, device_index: int):
         text = kernel.decode() if isinstance(kernel, (bytes, bytearray)) else kernel
         module = ptxvm.Module(text, device=device(), name=name + ".ptx")
-        return module, module.kernel(name), 0, 0, 1024
+        return module, module.kernel(name), self.NOMINAL_REGISTERS, 0, 1024
 
     def unload_module(self, module: Any) -> None:
         pass
