@@ -118,6 +118,13 @@ NB_MODULE(_ptxvm, m) {
       .def("malloc", &ptxvm::Device::malloc, "bytes"_a)
       .def("free", &ptxvm::Device::free, "address"_a)
       .def(
+          "adopt",
+          [](ptxvm::Device& d, nb::handle buffer) {  // the package keeps `buffer` alive and unresized
+            Bytes b(buffer, true);
+            return d.adopt(b.view.buf, static_cast<size_t>(b.view.len));
+          },
+          "buffer"_a)
+      .def(
           "write",
           [](ptxvm::Device& d, uint64_t address, nb::handle buffer) {
             Bytes b(buffer);

@@ -105,6 +105,9 @@ public:
   // Device (global) memory. Addresses are guest addresses; copies outside an allocation throw
   // std::out_of_range.
   uint64_t malloc(size_t bytes);
+  // Host memory used in place as device memory (no copy; kernels read and write it directly):
+  // the caller keeps [host, host + bytes) alive until it frees the returned address.
+  uint64_t adopt(void* host, size_t bytes);
   void free(uint64_t address);
   void copy_to_device(uint64_t dst, const void* src, size_t bytes);
   void copy_to_host(void* dst, uint64_t src, size_t bytes);

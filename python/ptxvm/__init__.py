@@ -3,12 +3,13 @@
     import numpy as np, ptxvm
     mod = ptxvm.Module(open("saxpy.ptx").read())
     x, y = np.arange(1024, dtype=np.float32), np.ones(1024, dtype=np.float32)
-    mod.kernel("saxpy")(x, y, ptxvm.f32(2.0), ptxvm.u32(1024), grid=4, block=256)   # y is copied back
+    mod.kernel("saxpy")(x, y, ptxvm.f32(2.0), ptxvm.u32(1024), grid=4, block=256)   # y, in place
 
 Arguments of a launch:
   * arrays — anything with the buffer protocol (NumPy, bytearray, memoryview) or ``__dlpack__``
-    on the CPU (PyTorch CPU tensors): copied to device memory before the launch and back after
-    it. Wrap one in ``In`` (not copied back), ``Out`` (not copied in) or ``InOut`` (the default).
+    on the CPU (PyTorch CPU tensors): used in place as device memory, no copies (the kernel reads
+    and writes the array itself). ``In(array)`` gives the kernel a copy instead, so that its writes
+    cannot reach the array; ``Out`` and ``InOut`` say the direction and are used in place.
   * ``DeviceArray`` — memory that stays on the device across launches (``Device.alloc``,
     ``Device.to_device``); its address is the argument.
   * typed scalars — ``u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64 b8 b16 b32 b64 pred``; a plain
@@ -88,24 +89,23 @@ pred = _scalar("pred", "?", "A .pred kernel argument.")
 # ---- arrays -----------------------------------------------------------------------------------
 
 class _Direction:
-    copy_in = copy_out = True
+    in_place = True
 
     def __init__(self, array: Any):
         self.array = array
 
 
 class In(_Direction):
-    """An array the kernel only reads: copied to the device, not back."""
-    copy_out = False
+    """An array the kernel only reads: it gets a copy, which its writes cannot reach past."""
+    in_place = False
 
 
 class Out(_Direction):
-    """An array the kernel only writes: copied back, not to the device (its memory starts zeroed)."""
-    copy_in = False
+    """An array the kernel writes: used in place."""
 
 
 class InOut(_Direction):
-    """An array copied to the device and back (what a bare array is)."""
+    """An array the kernel reads and writes: used in place (what a bare array is)."""
 
 
 def _host_view(obj: Any) -> memoryview:
@@ -127,6 +127,7 @@ class DeviceArray:
 
     def __init__(self, device: "Device", address: int, nbytes: int):
         self.device, self.address, self.nbytes = device, address, nbytes
+        self.host: memoryview | None = None  # adopted host memory
 
     def write(self, array: Any) -> None:
         """Copies `array`'s bytes to the start of this memory."""
@@ -141,6 +142,7 @@ class DeviceArray:
         if self.address:
             self.device._dev.free(self.address)
             self.address = 0
+            self.host = None
 
 
 class Device:
@@ -152,6 +154,14 @@ class Device:
     def alloc(self, nbytes: int) -> DeviceArray:
         """Zeroed device memory of `nbytes` bytes."""
         return DeviceArray(self, self._dev.malloc(max(1, int(nbytes))), int(nbytes))
+
+    def adopt(self, array: Any) -> DeviceArray:
+        """`array`'s own memory as device memory (no copy) until ``free()``: kernels read and write
+        the array itself. The DeviceArray keeps the array alive."""
+        view = _host_view(array)
+        d = DeviceArray(self, self._dev.adopt(view), view.nbytes)
+        d.host = view  # exported: the array can be neither freed nor resized meanwhile
+        return d
 
     def to_device(self, array: Any) -> DeviceArray:
         """A copy of `array` in device memory."""
@@ -206,25 +216,22 @@ class Kernel:
             raise LaunchError(f"model is 'sm90' (the hardware's tensor-core arithmetic) or 'exact', not {model!r}")
         device = self.module.device
         raw: list[bytes] = []
-        copies: list[tuple[DeviceArray, memoryview]] = []
         temporaries: list[DeviceArray] = []
         try:
             for value, (pname, size, _) in zip(args, self.params):
-                raw.append(self._argument(device, value, pname, size, copies, temporaries))
+                raw.append(self._argument(device, value, pname, size, temporaries))
             ok, error, output, fault = self.module._mod.launch(
                 self.name, _dims(grid, "grid"), _dims(block, "block"), raw,
                 _dims(cluster, "cluster") if cluster is not None else [], int(shared), int(threads), int(step_limit),
                 model == "exact", bool(cooperative))
             if not ok:
                 raise GuestFault(error, output) if fault else LaunchError(error)
-            for darray, view in copies:
-                darray.read(view)
             return output
         finally:
             for t in temporaries:
                 t.free()
 
-    def _argument(self, device: Device, value: Any, pname: str, size: int, copies: list, temporaries: list) -> bytes:
+    def _argument(self, device: Device, value: Any, pname: str, size: int, temporaries: list) -> bytes:
         def fits(b: bytes) -> bytes:
             if len(b) != size:
                 raise LaunchError(f"argument '{pname}' of kernel '{self.name}' is {size} bytes; {len(b)} given")
@@ -247,14 +254,10 @@ class Kernel:
             return struct.pack("<f" if size == 4 else "<d", value)
         direction = value if isinstance(value, _Direction) else InOut(value)
         view = _host_view(direction.array)
-        darray = device.alloc(view.nbytes)
+        if direction.in_place and view.readonly:
+            raise LaunchError(f"argument '{pname}' is read-only: pass ptxvm.In(array) to give the kernel a copy")
+        darray = device.adopt(view) if direction.in_place else device.to_device(view)
         temporaries.append(darray)
-        if direction.copy_in:
-            darray.write(view)
-        if direction.copy_out:
-            if view.readonly:
-                raise LaunchError(f"argument '{pname}' is read-only: pass ptxvm.In(array)")
-            copies.append((darray, view))
         return fits(struct.pack("<Q", darray.address))
 
 

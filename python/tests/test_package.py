@@ -75,11 +75,23 @@ def test_device_memory_stays_between_launches():
     np.testing.assert_array_equal(out, np.full(256, 9, dtype=np.float32))
 
 
-def test_out_arrays_start_zeroed_and_come_back():
-    mod = ptxvm.Module(SAXPY)
-    y = np.full(64, 5, dtype=np.float32)
-    mod.saxpy(ptxvm.In(np.ones(64, dtype=np.float32)), ptxvm.Out(y), ptxvm.f32(4.0), ptxvm.u32(64), grid=1, block=64)
-    np.testing.assert_array_equal(y, np.full(64, 4, dtype=np.float32))
+def test_arrays_are_used_in_place_and_in_gives_a_copy():
+    dev = ptxvm.Device()
+    mod = dev.load(SAXPY)
+    x = np.ones(64, dtype=np.float32)
+    mod.saxpy(x, ptxvm.Out(x), ptxvm.f32(4.0), ptxvm.u32(64), grid=1, block=64)  # y = 4x + y, y is x
+    np.testing.assert_array_equal(x, np.full(64, 5, dtype=np.float32))
+    y = np.zeros(64, dtype=np.float32)
+    mod.saxpy(x, ptxvm.In(y), ptxvm.f32(1.0), ptxvm.u32(64), grid=1, block=64)  # writes the copy only
+    np.testing.assert_array_equal(y, np.zeros(64, dtype=np.float32))
+    adopted = dev.adopt(y)  # the array's own memory, across launches
+    mod.saxpy(x, adopted, ptxvm.f32(2.0), ptxvm.u32(64), grid=1, block=64)
+    np.testing.assert_array_equal(y, np.full(64, 10, dtype=np.float32))
+    adopted.free()
+    with pytest.raises(ptxvm.LaunchError, match="read-only"):
+        ro = np.zeros(64, dtype=np.float32)
+        ro.flags.writeable = False
+        mod.saxpy(x, ro, 1.0, 64, grid=1, block=64)
 
 
 def test_invalid_ptx_raises_load_error_with_locations():

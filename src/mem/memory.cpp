@@ -32,15 +32,28 @@ std::string GuestFault::describe() const {
   return detail;
 }
 
-uint64_t GlobalMemory::allocate(size_t bytes, size_t align) {
+uint64_t GlobalMemory::place(Allocation a, uint64_t align, uint64_t offset) {
   std::lock_guard lock(mutex_);
-  uint64_t base = (next_ + align - 1) / align * align;
-  Allocation a{bytes, std::make_unique<uint8_t[]>(bytes ? bytes : 1)};
-  std::memset(a.data.get(), 0, bytes ? bytes : 1);
+  const uint64_t base = (next_ + align - 1) / align * align + offset;
+  const uint64_t bytes = a.size;
   allocations_.emplace(base, std::move(a));
   // A guard gap after each allocation keeps off-by-one accesses from landing in the next one.
   next_ = base + bytes + 256;
   return base;
+}
+
+uint64_t GlobalMemory::allocate(size_t bytes, size_t align) {
+  Allocation a{bytes, std::make_unique<uint8_t[]>(bytes ? bytes : 1), nullptr};
+  std::memset(a.owned.get(), 0, bytes ? bytes : 1);
+  a.data = a.owned.get();
+  return place(std::move(a), align, 0);
+}
+
+uint64_t GlobalMemory::adopt(uint8_t* host, size_t bytes) {
+  // The guest address keeps the host address's place in a 4 KiB page, so every access is as
+  // aligned as it is on the host.
+  constexpr uint64_t kPage = 4096;
+  return place(Allocation{bytes, nullptr, host}, kPage, reinterpret_cast<uintptr_t>(host) % kPage);
 }
 
 void GlobalMemory::free(uint64_t address) {
@@ -54,7 +67,7 @@ GlobalMemory::Range GlobalMemory::lookup(uint64_t address) {
   if (it == allocations_.begin()) return {};
   --it;
   if (address - it->first >= it->second.size) return {};
-  return {it->first, it->second.size, it->second.data.get()};
+  return {it->first, it->second.size, it->second.data};
 }
 
 uint8_t* GlobalMemory::find(uint64_t address, size_t size) {

@@ -74,6 +74,10 @@ struct GuestFault {
 class GlobalMemory {
 public:
   uint64_t allocate(size_t bytes, size_t align = 256);
+  // Maps `bytes` of host memory at `host` as an allocation, without copying (the model of
+  // cuMemHostRegister): guest accesses read and write it in place. The caller keeps it alive
+  // until it frees the returned address.
+  uint64_t adopt(uint8_t* host, size_t bytes);
   void free(uint64_t address);  // throws std::invalid_argument for an unknown address
   // Host pointer for [address, address+size) inside one allocation, or nullptr.
   uint8_t* find(uint64_t address, size_t size);
@@ -88,8 +92,10 @@ public:
 private:
   struct Allocation {
     uint64_t size;
-    std::unique_ptr<uint8_t[]> data;
+    std::unique_ptr<uint8_t[]> owned;  // null for adopted host memory
+    uint8_t* data;
   };
+  uint64_t place(Allocation a, uint64_t align, uint64_t offset);
   mutable std::mutex mutex_;
   std::map<uint64_t, Allocation> allocations_;  // by base address
   uint64_t next_ = kGlobalBase;

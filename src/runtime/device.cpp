@@ -137,6 +137,7 @@ Device::Device() : impl_(std::make_unique<Impl>()) {}
 Device::~Device() = default;
 
 uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes); }
+uint64_t Device::adopt(void* host, size_t bytes) { return impl_->global.adopt(static_cast<uint8_t*>(host), bytes); }
 void Device::free(uint64_t address) { impl_->global.free(address); }
 
 void Device::copy_to_device(uint64_t dst, const void* src, size_t bytes) {

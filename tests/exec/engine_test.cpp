@@ -223,6 +223,24 @@ TEST(Engine, RegistersReadAcrossLanesStartAtZeroInReusedCtas) {
 
 // ---- guest faults: a report naming kernel, CTA, warp, lane, PC and PTX line ----
 
+TEST(Engine, AdoptedHostMemoryIsUsedInPlace) {  // Device::adopt, the model of cuMemHostRegister
+  Harness h;
+  h.load(kernel_ptx(std::string(kTid) + "st.global.u32 [%rd2], %r4;"));
+  alignas(64) uint32_t host[72] = {};
+  const uint64_t out = h.dev.adopt(host + 4, 64 * sizeof(uint32_t));  // 16 bytes into a 64-byte line
+  EXPECT_EQ(out % 64, 16u);  // as aligned as the host memory
+  ASSERT_TRUE(h.launch("k", {2}, {32}, {arg(out), arg(uint64_t{0})}).ok);
+  for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(host[4 + i], i);  // written in place, no copy back
+  EXPECT_EQ(host[3], 0u);
+  EXPECT_EQ(host[68], 0u);
+  // the bounds are the adopted range's
+  const LaunchResult r = h.launch("k", {3}, {32}, {arg(out), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("out-of-bounds 4-byte global access"), std::string::npos) << r.error;
+  EXPECT_EQ(host[68], 0u);
+  h.dev.free(out);
+}
+
 TEST(Faults, OutOfBoundsGlobalStore) {
   Harness h;
   h.load(kernel_ptx(std::string(kTid) + "st.global.u32 [%rd2], %r4;"));

@@ -11,8 +11,8 @@ before Triton loads, or call ``ptxvm.triton.activate("cuda:90")``. The target's 
 launcher over the ptxvm package (not Triton's own launcher over a drop-in libcuda), since it needs
 no driver re-implementation and passes tensors and scalars with their PTX parameter types.
 
-Tensors: each launch copies the storages its tensor arguments live in (one device buffer per
-storage, so views and aliases keep their offsets) to ptxvm and back.
+Tensors are used in place: each launch adopts the storages its tensor arguments live in as
+device memory (one range per storage, so views and aliasing arguments keep their offsets).
 """
 from __future__ import annotations
 

@@ -116,27 +116,23 @@ def _flatten(types: Any, values: Any, out: list) -> None:
 
 
 class _Storages:
-    """The device buffers of a launch's tensors: one per storage, so views and aliases keep their
-    offsets; copied to ptxvm before the launch and back after it."""
+    """The device memory of a launch's tensors: each storage adopted in place for the launch (no
+    copies; one range per storage, so views and aliasing arguments keep their offsets)."""
 
     def __init__(self) -> None:
-        self.buffers: dict[int, tuple[ptxvm.DeviceArray, Any]] = {}
+        self.ranges: dict[int, ptxvm.DeviceArray] = {}
 
     def address(self, tensor: Any) -> int:
         storage = tensor.untyped_storage()
         base = storage.data_ptr()
-        if base not in self.buffers:
+        if base not in self.ranges:
             import torch
             view = torch.empty(0, dtype=torch.uint8).set_(storage).numpy()  # the storage's bytes
-            self.buffers[base] = (device().to_device(view), view)
-        return self.buffers[base][0].address + (tensor.data_ptr() - base)
-
-    def copy_back(self) -> None:
-        for darray, view in self.buffers.values():
-            darray.read(view)
+            self.ranges[base] = device().adopt(view)
+        return self.ranges[base].address + (tensor.data_ptr() - base)
 
     def free(self) -> None:
-        for darray, _ in self.buffers.values():
+        for darray in self.ranges.values():
             darray.free()
 
 
@@ -184,7 +180,6 @@ class _Launcher:
                 raw.append(struct.pack("<Q", scratch[-1].address if size else 0))
             kernel(*raw, grid=(gridX * num_ctas, gridY, gridZ), block=32 * num_warps, shared=shared,
                    cluster=(num_ctas, 1, 1) if num_ctas > 1 else None, cooperative=self.cooperative)
-            storages.copy_back()
         finally:
             storages.free()
             for s in scratch:
