@@ -88,7 +88,8 @@ NB_MODULE(_ptxvm, m) {
           "launch",
           [](ptxvm::Module& mod, const std::string& kernel, const std::vector<uint32_t>& grid,
              const std::vector<uint32_t>& block, const std::vector<nb::bytes>& args, const std::vector<uint32_t>& cluster,
-             uint32_t shared_bytes, unsigned threads, uint64_t step_limit, bool exact, bool cooperative) {
+             uint32_t shared_bytes, unsigned threads, uint64_t step_limit, bool exact, bool cooperative,
+             bool progress) {
             ptxvm::LaunchConfig c;
             c.grid = dim3(grid, "grid");
             c.block = dim3(block, "block");
@@ -97,6 +98,7 @@ NB_MODULE(_ptxvm, m) {
             c.threads = threads;
             c.step_limit = step_limit;
             c.cooperative = cooperative;
+            c.progress = progress;
             c.tensor_model = exact ? ptxvm::TensorModel::Exact : ptxvm::TensorModel::Sm90;
             std::vector<ptxvm::KernelArg> a(args.size());
             for (size_t i = 0; i < args.size(); ++i) {
@@ -111,7 +113,7 @@ NB_MODULE(_ptxvm, m) {
             return std::make_tuple(r.ok, r.error, r.output, r.guest_fault);
           },
           "kernel"_a, "grid"_a, "block"_a, "args"_a, "cluster"_a, "shared_bytes"_a, "threads"_a, "step_limit"_a,
-          "exact"_a, "cooperative"_a);
+          "exact"_a, "cooperative"_a, "progress"_a);
 
   nb::class_<ptxvm::Device>(m, "Device")
       .def(nb::init<>())

@@ -43,6 +43,9 @@ struct LaunchConfig {
   // When set, the launch stops soon after *cancel becomes true (a signal handler may set it),
   // with a report of where each warp in flight was.
   const std::atomic<bool>* cancel = nullptr;
+  // Shows "CTAs done / total" on stderr while a launch that takes longer than a second runs (the
+  // command turns it on when stderr is a terminal).
+  bool progress = false;
 };
 
 // One kernel argument: the bytes of the parameter, as the kernel declares it (§5.1.6.1).

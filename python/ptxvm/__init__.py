@@ -189,6 +189,13 @@ def default_device() -> Device:
     return _default
 
 
+def _progress(progress: bool | None) -> bool:
+    if progress is not None:
+        return bool(progress)
+    import sys
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
 def _dims(v: int | Sequence[int], what: str) -> list[int]:
     dims = [int(v)] if isinstance(v, int) else [int(x) for x in v]
     if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
@@ -208,8 +215,10 @@ class Kernel:
 
     def __call__(self, *args: Any, grid: int | Sequence[int], block: int | Sequence[int], shared: int = 0,
                  cluster: int | Sequence[int] | None = None, threads: int = 0, model: str = "sm90",
-                 step_limit: int = 0, cooperative: bool = False) -> str:
-        """Launches the kernel and returns what it printed (printf)."""
+                 step_limit: int = 0, cooperative: bool = False, progress: bool | None = None) -> str:
+        """Launches the kernel and returns what it printed (printf). `progress` shows "CTAs done /
+        total" on stderr while a launch longer than a second runs (default: when stderr is a
+        terminal)."""
         if len(args) != len(self.params):
             raise LaunchError(f"kernel '{self.name}' takes {len(self.params)} arguments, {len(args)} given")
         if model not in ("sm90", "exact"):
@@ -223,7 +232,7 @@ class Kernel:
             ok, error, output, fault = self.module._mod.launch(
                 self.name, _dims(grid, "grid"), _dims(block, "block"), raw,
                 _dims(cluster, "cluster") if cluster is not None else [], int(shared), int(threads), int(step_limit),
-                model == "exact", bool(cooperative))
+                model == "exact", bool(cooperative), _progress(progress))
             if not ok:
                 raise GuestFault(error, output) if fault else LaunchError(error)
             return output

@@ -127,3 +127,31 @@ def test_dlpack_tensors_are_arrays():
     y = torch.zeros(128, dtype=torch.float32)
     mod.saxpy(x, y, 3.0, 128, grid=1, block=128)
     assert torch.equal(y, 3 * torch.arange(128, dtype=torch.float32))
+
+
+SPIN = r"""
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry spin(.param .u32 n)
+{
+  .reg .b32 %r<3>;
+  .reg .pred %p1;
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, 0;
+LOOP:
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra LOOP;
+  ret;
+}
+"""
+
+
+def test_progress_shows_ctas_on_stderr_for_long_launches(capfd):
+    mod = ptxvm.Module(SPIN)
+    mod.spin(ptxvm.u32(10), grid=4, block=32, progress=True)  # short: nothing drawn
+    assert capfd.readouterr().err == ""
+    mod.spin(ptxvm.u32(6_000_000), grid=8, block=32, threads=1, progress=True)
+    err = capfd.readouterr().err
+    assert "ptxvm: kernel 'spin': " in err and " / 8 CTAs" in err

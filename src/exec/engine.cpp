@@ -614,6 +614,7 @@ std::optional<FaultReport> run(Launch& launch) {
           }
         }
         if (finished) {
+          if (launch.ctas_done) launch.ctas_done->fetch_add(r.ctas.size(), std::memory_order_relaxed);
           for (auto& cta : r.ctas) spare.push_back(std::move(cta));
           resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(c));
           continue;

@@ -56,6 +56,7 @@ struct Launch {
   double watchdog_seconds = 0;       // 0: none; else a report when the launch runs longer
   mma::Model tensor_model = mma::Model::Sm90;  // floating-point mma/wmma arithmetic (src/mma)
   const std::atomic<bool>* cancel = nullptr;  // when it turns true, stop and report where (interrupt)
+  std::atomic<uint64_t>* ctas_done = nullptr;  // when set, counts the CTAs that have finished
   // The next cluster to start (cluster_origin numbers them); clusterlaunchcontrol.try_cancel takes
   // clusters from it too (§9.7.13.17), so that a cancelled cluster never starts.
   mutable std::atomic<uint64_t> next_cluster{0};

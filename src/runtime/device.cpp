@@ -1,4 +1,10 @@
 // The public API (include/ptxvm/ptxvm.h) over the stages: check ▶ lower ▶ exec.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -19,6 +25,50 @@ struct Module::Impl {
   std::unique_ptr<SourceFile> source;
   program::Program program;
 };
+
+namespace {
+
+// "ptxvm: kernel 'k': done / total CTAs" on stderr, redrawn a few times a second from a second
+// after the launch starts until it ends, then erased.
+class ProgressLine {
+public:
+  ProgressLine(const std::string& kernel, uint64_t total, exec::Launch& l) : kernel_(kernel), total_(total) {
+    l.ctas_done = &done_;
+    thread_ = std::thread([this] { draw(); });
+  }
+  ~ProgressLine() {
+    {
+      std::lock_guard lock(mutex_);
+      over_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+private:
+  void draw() {
+    std::unique_lock lock(mutex_);
+    if (wake_.wait_for(lock, std::chrono::seconds(1), [this] { return over_; })) return;
+    bool drawn = false;
+    do {
+      std::fprintf(stderr, "\rptxvm: kernel '%s': %llu / %llu CTAs", kernel_.c_str(),
+                   static_cast<unsigned long long>(done_.load()), static_cast<unsigned long long>(total_));
+      std::fflush(stderr);
+      drawn = true;
+    } while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return over_; }));
+    if (drawn) std::fprintf(stderr, "\r\033[K");
+  }
+
+  std::string kernel_;
+  uint64_t total_;
+  std::atomic<uint64_t> done_{0};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool over_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
 
 Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Module::~Module() = default;
@@ -121,7 +171,10 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
     l.envreg[2] = static_cast<uint32_t>(workspace);
   }
   l.output = &r.output;
+  std::optional<ProgressLine> progress;
+  if (config.progress) progress.emplace(f->name, ctas, l);
   auto fault = exec::run(l);
+  progress.reset();
   if (workspace) impl_->device->global.free(workspace);
   if (fault) {
     r.error = fault->render(impl_->program.source_name);

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include <unistd.h>
+
 #include "input_file.h"
 #include "interrupt.h"
 #include "manifest.h"
@@ -109,6 +111,7 @@ int run(const Options& o) {
 
   InterruptScope interrupt;  // from here to the renames, a signal stops the launch cleanly
   m.config.cancel = interrupt.flag();
+  m.config.progress = isatty(STDERR_FILENO) != 0;  // CTAs done / total while a long launch runs
   LaunchResult r = module->launch(m.kernel, m.config, args);
   std::fputs(r.output.c_str(), stdout);
   std::fflush(stdout);
