@@ -1,10 +1,10 @@
 // tcgen05 (src/units/tcgen05, PTX §9.7.16 of 000_70a4b524dfe259fa.txt): Tensor Memory allocation,
 // tcgen05.ld/st, tcgen05.mma and tcgen05.commit in one GEMM kernel, checked against references the
 // test computes itself — the operand image laid out in shared memory from the canonical layouts
-// of §9.7.16.3.3 (CuTe form, written out here), an exact integer GEMM (every element a small
+// of §9.7.16.3.3 (CuTe form, tcgen05_layouts.h), an exact integer GEMM (every element a small
 // integer, so every model's sum is exact), and the data-path layouts of §9.7.16.10.5. No
 // Blackwell GPU is at hand: the layouts and the references are the judges (ptxas -arch=sm_100a
-// accepts the kernel: tests/units/tcgen05_ptxas.sh).
+// accepts the kernels, tcgen05_image_gemm.h's with each MMA text the tests give it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,135 +19,6 @@
 namespace ptxvm::test {
 namespace {
 
-// The kernel: 128 threads. Warp 0 allocates 256 columns; the CTA copies `img` (the operand image)
-// into shared memory; optionally each warp stores its 32 lanes of `tmem_a` (acols columns) to
-// Tensor Memory column 128; thread 0 issues `steps` tcgen05.mma (the descriptors advancing by
-// astep / bstep, A from Tensor Memory advancing acols/steps columns when `amode` is 1) and commits
-// to an mbarrier; every warp waits, reads its 32 lanes of D (ncols columns, from column 0) with
-// tcgen05.ld.32x32b.x8 and writes them to out[lane][column]; warp 0 frees the columns.
-const char* kGemm = R"(
-.version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry gemm(.param .u64 img, .param .u32 words, .param .u64 adesc, .param .u64 bdesc,
-                     .param .u32 idesc, .param .u64 out, .param .u32 ncols, .param .u32 steps,
-                     .param .u64 astep, .param .u64 bstep, .param .u64 tmem_a, .param .u32 acols,
-                     .param .u32 first_enable)
-{
-  .reg .b32 %r<40>;
-  .reg .b64 %rd<20>;
-  .reg .pred %p<8>;
-  .shared .align 1024 .b8 smem[65536];
-  .shared .align 8 .b64 mbar;
-  .shared .align 4 .b32 slot;
-  mov.u32 %r1, %tid.x;
-  shr.u32 %r2, %r1, 5;                 // warp
-  and.b32 %r3, %r1, 31;                // lane
-  ld.param.u64 %rd1, [img];
-  ld.param.u32 %r4, [words];
-  mov.u32 %r5, %r1;
-COPY:
-  setp.ge.u32 %p1, %r5, %r4;
-  @%p1 bra COPIED;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r6, [%rd3];
-  mov.u32 %r7, smem;
-  mad.lo.u32 %r7, %r5, 4, %r7;
-  st.shared.u32 [%r7], %r6;
-  add.u32 %r5, %r5, 128;
-  bra COPY;
-COPIED:
-  setp.eq.u32 %p2, %r2, 0;
-  @%p2 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 256;
-  setp.eq.u32 %p3, %r1, 0;
-  @%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
-  fence.proxy.async.shared::cta;
-  tcgen05.fence::before_thread_sync;
-  bar.sync 0;
-  tcgen05.fence::after_thread_sync;
-  ld.shared.u32 %r8, [slot];           // taddr of D: lane 0, the allocation's first column
-  ld.param.u32 %r9, [acols];
-  setp.eq.u32 %p4, %r9, 0;
-  @%p4 bra ISSUE;
-  // each warp stores lanes 32w.. of tmem_a[lane][col] at column 128, eight columns at a time
-  ld.param.u64 %rd4, [tmem_a];
-  shl.b32 %r10, %r2, 21;               // (32 w) << 16
-  add.u32 %r10, %r10, %r8;
-  add.u32 %r10, %r10, 128;
-  mad.lo.u32 %r11, %r2, 32, %r3;       // row = lane of Tensor Memory
-  mul.lo.u32 %r11, %r11, %r9;
-  mov.u32 %r12, 0;
-STA:
-  add.u32 %r13, %r11, %r12;
-  mul.wide.u32 %rd5, %r13, 4;
-  add.s64 %rd5, %rd4, %rd5;
-  ld.global.v4.u32 {%r20, %r21, %r22, %r23}, [%rd5];
-  ld.global.v4.u32 {%r24, %r25, %r26, %r27}, [%rd5+16];
-  add.u32 %r14, %r10, %r12;
-  tcgen05.st.sync.aligned.32x32b.x8.b32 [%r14], {%r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27};
-  add.u32 %r12, %r12, 8;
-  setp.lt.u32 %p5, %r12, %r9;
-  @%p5 bra STA;
-  tcgen05.wait::st.sync.aligned;
-  tcgen05.fence::before_thread_sync;
-  bar.sync 0;
-  tcgen05.fence::after_thread_sync;
-ISSUE:
-  @!%p3 bra WAIT;
-  ld.param.u64 %rd6, [adesc];
-  ld.param.u64 %rd7, [bdesc];
-  ld.param.u32 %r15, [idesc];
-  ld.param.u32 %r16, [steps];
-  ld.param.u64 %rd8, [astep];
-  ld.param.u64 %rd9, [bstep];
-  ld.param.u32 %r17, [first_enable];
-  setp.ne.u32 %p6, %r17, 0;
-  add.u32 %r18, %r8, 128;              // a-tmem
-  div.u32 %r19, %r9, %r16;             // its columns per step
-  mov.u32 %r30, 0;
-STEP:
-  @%p4 tcgen05.mma.cta_group::1.kind::KIND [%r8], %rd6, %rd7, %r15, %p6;
-  @!%p4 tcgen05.mma.cta_group::1.kind::KIND [%r8], [%r18], %rd7, %r15, %p6;
-  setp.eq.u32 %p6, %r30, %r30;
-  add.s64 %rd6, %rd6, %rd8;
-  add.s64 %rd7, %rd7, %rd9;
-  add.u32 %r18, %r18, %r19;
-  add.u32 %r30, %r30, 1;
-  setp.lt.u32 %p7, %r30, %r16;
-  @%p7 bra STEP;
-  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
-WAIT:
-  mbarrier.try_wait.parity.shared::cta.b64 %p1, [mbar], 0;
-  @!%p1 bra WAIT;
-  tcgen05.fence::after_thread_sync;
-  ld.param.u64 %rd10, [out];
-  ld.param.u32 %r31, [ncols];
-  shl.b32 %r32, %r2, 21;
-  add.u32 %r32, %r32, %r8;             // lanes 32w.., column 0
-  mad.lo.u32 %r33, %r2, 32, %r3;
-  mul.lo.u32 %r33, %r33, %r31;         // out row
-  mov.u32 %r34, 0;
-LD:
-  add.u32 %r35, %r32, %r34;
-  tcgen05.ld.sync.aligned.32x32b.x8.b32 {%r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27}, [%r35];
-  tcgen05.wait::ld.sync.aligned;
-  add.u32 %r36, %r33, %r34;
-  mul.wide.u32 %rd11, %r36, 4;
-  add.s64 %rd11, %rd10, %rd11;
-  st.global.v4.u32 [%rd11], {%r20, %r21, %r22, %r23};
-  st.global.v4.u32 [%rd11+16], {%r24, %r25, %r26, %r27};
-  add.u32 %r34, %r34, 8;
-  setp.lt.u32 %p5, %r34, %r31;
-  @%p5 bra LD;
-  tcgen05.fence::before_thread_sync;
-  bar.sync 0;
-  tcgen05.fence::after_thread_sync;
-  @%p2 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r8, 256;
-  @%p2 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
-  ret;
-}
-)";
 
 enum class Elem { F16, BF16, TF32, E4M3, E5M2, S8, U8 };
 
@@ -224,17 +95,16 @@ TEST_P(Tcgen05Gemm, MatchesTheExactProduct) {  // §9.7.16.10.9.1
   std::memcpy(words.data(), img.data(), img.size());
   // A in Tensor Memory: row i in D's lane for row i, K packed 32 / ebits per column.
   auto d_lane = [&](unsigned i) { return c.m == 64 ? (i % 16) + 32 * (i / 16) : i; };
-  const unsigned acols = c.a_tmem ? K * ebits / 32 : 0;
-  std::vector<uint32_t> tmem_a(size_t{128} * std::max(acols, 1u), 0);
+  const unsigned acols = c.a_tmem ? K * ebits / 32 : 0, tcols = std::max(4u, acols);
+  std::vector<uint32_t> tmem_a(size_t{128} * tcols, 0);
   if (c.a_tmem)
     for (unsigned i = 0; i < c.m; ++i)
       for (unsigned k = 0; k < K; ++k)
-        tmem_a[size_t{d_lane(i)} * acols + k * ebits / 32] |= encode(c.elem, A[size_t{i} * K + k]) << (k * ebits % 32);
+        tmem_a[size_t{d_lane(i)} * tcols + k * ebits / 32] |= encode(c.elem, A[size_t{i} * K + k]) << (k * ebits % 32);
 
-  Harness h;
-  std::string ptx = kGemm;
-  for (size_t at; (at = ptx.find("KIND")) != std::string::npos;) ptx.replace(at, 4, c.kind);
-  h.load(ptx);
+  Harness h;  // A through its descriptor, or from Tensor Memory at x (column 256 on)
+  h.load(image_gemm(std::string("tcgen05.mma.cta_group::1.kind::") + c.kind + " [%r8], " +
+                    (c.a_tmem ? "[%r17]" : "%rd6") + ", %rd7, %r15, %p6;"));
   const unsigned ncols = c.n;
   const uint64_t dimg = h.buffer(words), out = h.buffer(std::vector<uint32_t>(size_t{128} * ncols, 0xdeadbeef)),
                  dtmem = h.buffer(tmem_a);
@@ -247,7 +117,8 @@ TEST_P(Tcgen05Gemm, MatchesTheExactProduct) {  // §9.7.16.10.9.1
       {arg(dimg), arg(static_cast<uint32_t>(words.size())), arg(sdesc(0, alb, asb, c.swz)),
        arg(sdesc(32768, blb, bsb, c.swz)),
        arg(idesc(c.dtype, c.atype, c.m, c.n, !c.a_k_major, !c.b_k_major)), arg(out), arg(ncols), arg(c.steps),
-       arg(step(c.a_k_major, alb, asb)), arg(step(c.b_k_major, blb, bsb)), arg(dtmem), arg(acols), arg(0u)});
+       arg(step(c.a_k_major, alb, asb)), arg(step(c.b_k_major, blb, bsb)), arg(dtmem), arg(tcols), arg(0u), arg(0u),
+       arg(0u), arg(acols / c.steps), arg(0u), arg(0u), arg(0u)});
   ASSERT_TRUE(r.ok) << r.error;
   const std::vector<uint32_t> d = h.read<uint32_t>(out, size_t{128} * ncols);
   for (unsigned i = 0; i < c.m; ++i)
