@@ -87,3 +87,76 @@ def test_the_driver_reports_the_target():
     target = triton.runtime.driver.active.get_current_target()
     assert (target.backend, target.arch) == ("cuda", 90)
     assert triton.runtime.driver.active.get_active_torch_device() == torch.device("cpu")
+
+
+@triton.jit
+def desc_matmul_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def device_desc_matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def dot_scaled_kernel(a, sa, b, sb, c, K: tl.constexpr, M: tl.constexpr, N: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    rs = tl.arange(0, K // 32)
+    acc = tl.dot_scaled(tl.load(a + rm[:, None] * K + rk[None, :]), tl.load(sa + rm[:, None] * (K // 32) + rs[None, :]),
+                        "e4m3", tl.load(b + rk[:, None] * N + rn[None, :]),
+                        tl.load(sb + rn[:, None] * (K // 32) + rs[None, :]), "e4m3")
+    tl.store(c + rm[:, None] * N + rn[None, :], acc)
+
+
+def small_ints(*shape):
+    return torch.randint(-3, 4, shape).to(torch.float16)
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "cuda:100"])
+def test_host_tensor_descriptors_become_tensor_maps(target):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    use(target, desc_matmul_kernel)
+    M, N, K = 256, 128, 96
+    a, b = small_ints(M, K), small_ints(K, N)
+    c = torch.empty(M, N, dtype=torch.float16)
+    desc_matmul_kernel[(M // 128, N // 64)](TensorDescriptor.from_tensor(a, [128, 32]),
+                                            TensorDescriptor.from_tensor(b, [32, 64]),
+                                            TensorDescriptor.from_tensor(c, [128, 64]), K, BM=128, BN=64, BK=32)
+    assert torch.equal(c, (a.float() @ b.float()).half())
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "cuda:100"])
+def test_device_tensor_descriptors_use_global_scratch(target):
+    use(target, device_desc_matmul_kernel)
+    M, N, K = 128, 128, 64
+    a, b = small_ints(M, K), small_ints(K, N)
+    c = torch.empty(M, N, dtype=torch.float32)
+    device_desc_matmul_kernel[(1, 2)](a, b, c, M, N, K, BM=128, BN=64, BK=32)
+    assert torch.equal(c, a.float() @ b.float())
+
+
+def test_dot_scaled_on_blackwell():
+    use("cuda:100", dot_scaled_kernel)
+    M, N, K = 128, 128, 64
+    a, b = small_ints(M, K), small_ints(K, N)
+    sa = torch.randint(125, 130, (M, K // 32), dtype=torch.uint8)  # e8m0: 2^-2 .. 2^2
+    sb = torch.randint(125, 130, (N, K // 32), dtype=torch.uint8)
+    c = torch.empty(M, N, dtype=torch.float32)
+    dot_scaled_kernel[(1,)](a.to(torch.float8_e4m3fn), sa, b.to(torch.float8_e4m3fn), sb, c, K=K, M=M, N=N)
+    scale_a = torch.pow(2.0, sa.float() - 127).repeat_interleave(32, dim=1)  # M x K
+    scale_b = torch.pow(2.0, sb.float() - 127).repeat_interleave(32, dim=1)  # N x K
+    want = (a.float() * scale_a) @ (b.float() * scale_b.T)
+    assert torch.equal(c, want)
