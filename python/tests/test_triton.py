@@ -160,3 +160,23 @@ def test_dot_scaled_on_blackwell():
     scale_b = torch.pow(2.0, sb.float() - 127).repeat_interleave(32, dim=1)  # N x K
     want = (a.float() * scale_a) @ (b.float() * scale_b.T)
     assert torch.equal(c, want)
+
+
+def test_scratch_comes_from_the_allocator_the_program_sets():
+    use("cuda:90", device_desc_matmul_kernel)
+    asked = []
+
+    def allocator(size, alignment, stream):
+        asked.append((size, alignment))
+        return torch.empty(size, dtype=torch.int8)
+
+    triton.set_allocator(allocator)
+    try:
+        M, N, K = 128, 128, 64
+        a, b = small_ints(M, K), small_ints(K, N)
+        c = torch.empty(M, N, dtype=torch.float32)
+        device_desc_matmul_kernel[(1, 2)](a, b, c, M, N, K, BM=128, BN=64, BK=32)
+        assert torch.equal(c, a.float() @ b.float())
+        assert asked and asked[0][0] > 0  # two programs' tensor maps
+    finally:
+        triton.set_allocator(triton.runtime._allocation.NullAllocator())

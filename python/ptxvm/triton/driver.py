@@ -136,6 +136,13 @@ class _Storages:
             darray.free()
 
 
+def _allocators() -> tuple:
+    """The global and profile scratch allocators the program set, None where it set none."""
+    from triton.runtime import _allocation
+    chosen = (_allocation._allocator.get(), _allocation._profile_allocator.get())
+    return tuple(None if isinstance(a, _allocation.NullAllocator) else a for a in chosen)
+
+
 class _Launcher:
 
     def __init__(self, src: Any, metadata: Any):
@@ -173,17 +180,26 @@ class _Launcher:
                 _, size, _ = next(params)
                 raw.append(self._bytes(ty, value, size, storages))
             grid = gridX * gridY * gridZ
-            for size, _ in (self.global_scratch, self.profile_scratch):
+            for (size, align), allocator in zip((self.global_scratch, self.profile_scratch), _allocators()):
                 next(params)
-                if size:
-                    scratch.append(device().alloc(size * grid * num_ctas))
-                raw.append(struct.pack("<Q", scratch[-1].address if size else 0))
+                raw.append(struct.pack("<Q", self._scratch(size * grid * num_ctas, align, allocator, storages, scratch)))
             kernel(*raw, grid=(gridX * num_ctas, gridY, gridZ), block=32 * num_warps, shared=shared,
                    cluster=(num_ctas, 1, 1) if num_ctas > 1 else None, cooperative=self.cooperative)
         finally:
             storages.free()
             for s in scratch:
                 s.free()
+
+    @staticmethod
+    def _scratch(nbytes: int, align: int, allocator: Any, storages: _Storages, own: list) -> int:
+        """The scratch's device address: from the allocator the program set (triton.set_allocator,
+        its buffer adopted like a tensor's storage), else memory of the launch's own (0 for none)."""
+        if not nbytes:
+            return 0
+        if allocator is not None:
+            return storages.address(allocator(nbytes, align, None))
+        own.append(device().alloc(nbytes))
+        return own[-1].address
 
     @staticmethod
     def _bytes(ty: Any, value: Any, size: int, storages: _Storages) -> bytes:
