@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ._ptxvm import Device as _Device
 

@@ -5,7 +5,6 @@ import struct
 import time
 from typing import Any
 
-import triton
 from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase, expand_signature, wrap_handle_tensordesc_impl
 
