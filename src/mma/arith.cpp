@@ -27,11 +27,16 @@
 // NaN results are the canonical NaN; Inf x 0 and Inf - Inf give it too.
 #include "mma/arith.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <climits>
 #include <cstring>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -515,15 +520,18 @@ uint64_t sm100_scaled(const FloatClass& cls, Type scale, const uint64_t* a, cons
 // significands stored shifted left by S, a term is (sa * sb') >> d truncated toward zero: below
 // 2^(2m + 2 + S) = 2^27, so up to 16 of them sum exactly in an int32.
 constexpr int32_t kZeroNominal = -(1 << 20);  // a zero's: far below any real one, never emax
-constexpr unsigned kTileLanes = 8;             // columns per vector step: 8 int32 (AVX2)
 constexpr unsigned kTileMaxK = 16;             // the int32 bound above
-constexpr unsigned kTileMax = 512;             // elements of A, of B and of C
 
 // A tile's operands decoded (decode_fields): A (rows x k), B (k x cols) and C (rows x cols),
-// row-major.
+// row-major, and per element of D its alignment exponent and sum; buffers kept by the thread.
 struct TileOperands {
-  uint32_t as[kTileMax], bs[kTileMax], cs[kTileMax];
-  int32_t an[kTileMax], ag[kTileMax], bn[kTileMax], bg[kTileMax], cn[kTileMax], cg[kTileMax];
+  std::vector<uint32_t> as, bs, cs;
+  std::vector<int32_t> an, ag, bn, bg, cn, cg, emax, sum;
+  void resize(unsigned rows, unsigned cols, unsigned k) {
+    as.resize(size_t{rows} * k), bs.resize(size_t{k} * cols), cs.resize(size_t{rows} * cols);
+    an.resize(as.size()), ag.resize(as.size()), bn.resize(bs.size()), bg.resize(bs.size());
+    cn.resize(cs.size()), cg.resize(cs.size()), emax.resize(cs.size()), sum.resize(cs.size());
+  }
 };
 
 // Whether bits of F (an IEEE format with subnormals: f16, bf16, tf32, f32) are an Inf or NaN.
@@ -532,22 +540,39 @@ template <const Format& F> constexpr bool inf_or_nan(uint64_t bits) {
   return ((bits >> (F.pad_bits + F.man_bits)) & top) == top;
 }
 
-// kTileLanes int32 or uint32 lanes (the GCC/Clang vector extension): one AVX2 register in the
-// x86-64-v3 and -v4 clones of hmma_tile, two SSE registers in the default one.
-using I32s = int32_t __attribute__((vector_size(4 * kTileLanes)));
-using U32s = uint32_t __attribute__((vector_size(4 * kTileLanes)));
-using U64s = uint64_t __attribute__((vector_size(8 * kTileLanes)));
+// L int32, uint32, uint64 or double lanes (the GCC/Clang vector extension): the tile path steps
+// through 16 columns at a time, or 8 where the tile's shape is a multiple of 8 only (an AVX-512
+// register holds 16 int32, an AVX2 register 8).
+template <unsigned L> struct Lanes;
+template <> struct Lanes<8> {
+  using I32 = int32_t __attribute__((vector_size(32)));
+  using U32 = uint32_t __attribute__((vector_size(32)));
+  using U64 = uint64_t __attribute__((vector_size(64)));
+  using F64 = double __attribute__((vector_size(64)));
+};
+template <> struct Lanes<16> {
+  using I32 = int32_t __attribute__((vector_size(64)));
+  using U32 = uint32_t __attribute__((vector_size(64)));
+  using U64 = uint64_t __attribute__((vector_size(128)));
+  using F64 = double __attribute__((vector_size(128)));
+};
+#define PTXVM_LANE_TYPES(L)                                                              \
+  using I32s = typename Lanes<L>::I32;                                                   \
+  using U32s = typename Lanes<L>::U32;                                                   \
+  using U64s [[maybe_unused]] = typename Lanes<L>::U64;                                  \
+  using F64s [[maybe_unused]] = typename Lanes<L>::F64
 
-// n elements of F (n a multiple of kTileLanes) as significands (shifted left by `shift`), nominal
+// n elements of F (n a multiple of L) as significands (shifted left by `shift`), nominal
 // exponents (the format's minimum for a subnormal, kZeroNominal for a zero) and sign masks (0 or
-// -1), kTileLanes at a time; false if any is an Inf or NaN (whose entries are meaningless).
-template <const Format& F>
+// -1), L at a time; false if any is an Inf or NaN (whose entries are meaningless).
+template <const Format& F, unsigned L>
 [[gnu::always_inline]] inline bool decode_fields(const uint64_t* bits, unsigned n, unsigned shift, uint32_t* sig,
                                                  int32_t* nom, int32_t* neg) {
+  PTXVM_LANE_TYPES(L);
   static_assert(F.specials == numeric::Specials::Ieee && F.has_subnormals);
   constexpr uint32_t top = (1u << F.exp_bits) - 1, hidden = 1u << F.man_bits;
   I32s bad = {};
-  for (unsigned i = 0; i < n; i += kTileLanes) {
+  for (unsigned i = 0; i < n; i += L) {
     U64s w;
     std::memcpy(&w, &bits[i], sizeof w);
     const U32s x = __builtin_convertvector(w >> F.pad_bits, U32s);
@@ -561,52 +586,75 @@ template <const Format& F>
     std::memcpy(&nom[i], &exponent, sizeof exponent);
     std::memcpy(&neg[i], &sign, sizeof sign);
   }
-  for (unsigned l = 0; l < kTileLanes; ++l)
+  for (unsigned l = 0; l < L; ++l)
     if (bad[l]) return false;
   return true;
 }
 
+// x >> d per lane for 0 <= d, 0 from d = 32 on: one variable shift where the build targets AVX2
+// or AVX-512, whose shifts give 0 for counts past 31 (C++'s >> needs the count clamped).
+template <unsigned L>
+[[gnu::always_inline]] inline typename Lanes<L>::U32 shift_right(typename Lanes<L>::U32 x, typename Lanes<L>::I32 d) {
+  using U32s = typename Lanes<L>::U32;
+#if defined(__AVX512F__)
+  if constexpr (L == 16)
+    return reinterpret_cast<U32s>(
+        _mm512_maskz_srlv_epi32(0xffff, reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(d)));
+#endif
+#if defined(__AVX2__)
+  if constexpr (L == 8)
+    return reinterpret_cast<U32s>(_mm256_srlv_epi32(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(d)));
+#endif
+  d = d < 31 ? d : 31;  // x is below 2^27: 31 places leave 0
+  return x >> reinterpret_cast<U32s>(d);
+}
+
 // For every (i, j): emax, C's nominal on entry, becomes the block's alignment exponent; sum the
-// products' truncated terms in units of 2^(emax - 25), kTileLanes columns at a time.
-[[gnu::always_inline]] inline void tile_sums(const TileOperands& t, unsigned rows, unsigned cols, unsigned k,
-                                             int32_t* emax, int32_t* sum) {
+// products' truncated terms in units of 2^(emax - 25), L columns at a time (a column block of B
+// stays in L1 while every row of A passes it).
+template <unsigned L>
+[[gnu::always_inline]] inline void tile_sums(TileOperands& t, unsigned rows, unsigned cols, unsigned k) {
+  PTXVM_LANE_TYPES(L);
+  const uint32_t *as_all = t.as.data(), *bs_all = t.bs.data();
+  const int32_t *an_all = t.an.data(), *ag_all = t.ag.data(), *bn_all = t.bn.data(), *bg_all = t.bg.data();
+  int32_t *emax = t.emax.data(), *sum = t.sum.data();
   I32s e, s, bn, bg;
   U32s bs;
-  for (unsigned i = 0; i < rows; ++i)
-    for (unsigned j0 = 0; j0 < cols; j0 += kTileLanes) {
-      std::memcpy(&e, &emax[i * cols + j0], sizeof e);
+  for (unsigned j0 = 0; j0 < cols; j0 += L)
+    for (unsigned i = 0; i < rows; ++i) {
+      const uint32_t* as = as_all + size_t{i} * k;
+      const int32_t *an = an_all + size_t{i} * k, *ag = ag_all + size_t{i} * k;
+      std::memcpy(&e, &emax[size_t{i} * cols + j0], sizeof e);
       for (unsigned kk = 0; kk < k; ++kk) {
-        std::memcpy(&bn, &t.bn[kk * cols + j0], sizeof bn);
-        const I32s p = t.an[i * k + kk] + bn;
+        std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
+        const I32s p = an[kk] + bn;
         e = p > e ? p : e;
       }
       s = I32s{};
       for (unsigned kk = 0; kk < k; ++kk) {
-        std::memcpy(&bs, &t.bs[kk * cols + j0], sizeof bs);
-        std::memcpy(&bn, &t.bn[kk * cols + j0], sizeof bn);
-        std::memcpy(&bg, &t.bg[kk * cols + j0], sizeof bg);
-        I32s d = e - t.an[i * k + kk] - bn;  // >= 0: e is the maximum
-        d = d < 31 ? d : 31;
-        const I32s v = reinterpret_cast<I32s>((t.as[i * k + kk] * bs) >> reinterpret_cast<U32s>(d));
-        const I32s neg = t.ag[i * k + kk] ^ bg;
+        std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
+        std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
+        std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
+        const I32s v = reinterpret_cast<I32s>(shift_right<L>(as[kk] * bs, e - an[kk] - bn));  // e is the maximum
+        const I32s neg = ag[kk] ^ bg;
         s += (v ^ neg) - neg;
       }
-      std::memcpy(&emax[i * cols + j0], &e, sizeof e);
-      std::memcpy(&sum[i * cols + j0], &s, sizeof s);
+      std::memcpy(&emax[size_t{i} * cols + j0], &e, sizeof e);
+      std::memcpy(&sum[size_t{i} * cols + j0], &s, sizeof s);
     }
 }
 
-// kTileLanes double lanes: two AVX2 registers in the x86-64-v3 and -v4 clones of hmma_tile.
-using F64s = double __attribute__((vector_size(8 * kTileLanes)));
-
-// d[0..kTileLanes) for f32 results (toward zero) from the products' sums s, the alignments e and
+// d[0..L) for f32 results (toward zero) from the products' sums s, the alignments e and
 // C's significands (shifted left by 25 - C's fraction bits: below 2^26), nominal exponents and
 // sign masks: C's term truncated as a product's, the int32 total's magnitude converted exactly to
 // a double, whose exponent and leading fraction bits give the f32. `slow` becomes the mask of the
 // lanes this cannot do (an int32 overflow, a zero total, a result outside the normal range, only
 // zeros in the block), which round_block_sum must.
+template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = typename Lanes<L>::U32>
 [[gnu::always_inline]] inline void finish_f32_rz(const I32s& e, const I32s& s, const U32s& cs, const I32s& cn,
                                                  const I32s& cg, uint64_t* d, I32s& slow) {
+  using U64s = typename Lanes<L>::U64;
+  using F64s = typename Lanes<L>::F64;
   I32s dc = e - cn;  // >= 0
   dc = dc < 31 ? dc : 31;
   const I32s cv = reinterpret_cast<I32s>(cs >> reinterpret_cast<U32s>(dc)), ct = (cv ^ cg) - cg;
@@ -625,26 +673,27 @@ using F64s = double __attribute__((vector_size(8 * kTileLanes)));
   slow = overflow | (mag <= 0) | (biased < 1) | (biased > 254) | (e <= kZeroNominal / 2);
 }
 
-// hmma_tile for inputs in FA and C in FC.
-template <const Format& FA, const Format& FC>
+// hmma_tile for inputs in FA and C in FC, L columns at a time.
+template <const Format& FA, const Format& FC, unsigned L>
 [[gnu::always_inline]] inline bool hmma_tile_as(const FloatClass& cls, unsigned rows, unsigned cols,
                                                 const uint64_t* a, const uint64_t* b, const uint64_t* c,
                                                 uint64_t* d) {
+  PTXVM_LANE_TYPES(L);
   static_assert(FA.man_bits <= 12 && FC.man_bits <= 24);  // the int32 bound; truncated()'s bound
   constexpr unsigned shift = kHmmaFractionBits - 2 * FA.man_bits;  // S
   const unsigned k = cls.k;
-  if (k > kTileMaxK || cols % kTileLanes || rows * k % kTileLanes || rows * k > kTileMax || k * cols > kTileMax ||
-      rows * cols > kTileMax)
-    return false;
-  TileOperands t;
-  if (!decode_fields<FA>(a, rows * k, 0, t.as, t.an, t.ag) || !decode_fields<FA>(b, k * cols, shift, t.bs, t.bn, t.bg))
+  if (k > kTileMaxK || cols % L || rows * k % L) return false;
+  thread_local TileOperands t;
+  t.resize(rows, cols, k);
+  if (!decode_fields<FA, L>(a, rows * k, 0, t.as.data(), t.an.data(), t.ag.data()) ||
+      !decode_fields<FA, L>(b, k * cols, shift, t.bs.data(), t.bn.data(), t.bg.data()))
     return false;
   const unsigned n = rows * cols;
   // C's nominal exponents start each emax; an Inf or NaN C (A and B are finite) is the result.
-  const bool c_finite = decode_fields<FC>(c, n, 0, t.cs, t.cn, t.cg);
-  int32_t emax[kTileMax], sum[kTileMax];
-  for (unsigned i = 0; i < n; ++i) emax[i] = c_finite || !inf_or_nan<FC>(c[i]) ? t.cn[i] : kZeroNominal;
-  tile_sums(t, rows, cols, k, emax, sum);
+  const bool c_finite = decode_fields<FC, L>(c, n, 0, t.cs.data(), t.cn.data(), t.cg.data());
+  for (unsigned i = 0; i < n; ++i) t.emax[i] = c_finite || !inf_or_nan<FC>(c[i]) ? t.cn[i] : kZeroNominal;
+  tile_sums<L>(t, rows, cols, k);
+  const int32_t *emax = t.emax.data(), *sum = t.sum.data();
   const Format& out = format_of(cls.d);
   const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
   auto finish = [&](unsigned i) -> uint64_t {
@@ -662,13 +711,18 @@ template <const Format& FA, const Format& FC>
   }
   I32s e, s, cn, cg, slow;
   U32s cs;
-  for (unsigned i = 0; i < n; i += kTileLanes) {
+  const uint32_t* cs_all = t.cs.data();
+  const int32_t *cn_all = t.cn.data(), *cg_all = t.cg.data();
+  for (unsigned i = 0; i < n; i += L) {
     std::memcpy(&e, &emax[i], sizeof e), std::memcpy(&s, &sum[i], sizeof s);
-    std::memcpy(&cs, &t.cs[i], sizeof cs), std::memcpy(&cn, &t.cn[i], sizeof cn), std::memcpy(&cg, &t.cg[i], sizeof cg);
+    std::memcpy(&cs, &cs_all[i], sizeof cs), std::memcpy(&cn, &cn_all[i], sizeof cn), std::memcpy(&cg, &cg_all[i], sizeof cg);
     cs <<= kHmmaFractionBits - FC.man_bits;
-    finish_f32_rz(e, s, cs, cn, cg, &d[i], slow);
-    for (unsigned l = 0; l < kTileLanes; ++l)
-      if (slow[l]) d[i + l] = finish(i + l);
+    finish_f32_rz<L>(e, s, cs, cn, cg, &d[i], slow);
+    uint64_t any[sizeof slow / 8];
+    std::memcpy(any, &slow, sizeof slow);
+    if (std::any_of(std::begin(any), std::end(any), [](uint64_t x) { return x != 0; }))
+      for (unsigned l = 0; l < L; ++l)
+        if (slow[l]) d[i + l] = finish(i + l);
   }
   return true;
 }
@@ -677,14 +731,19 @@ template <const Format& FA>
 [[gnu::always_inline]] inline bool hmma_tile_c(const FloatClass& cls, unsigned rows, unsigned cols,
                                                const uint64_t* a, const uint64_t* b, const uint64_t* c,
                                                uint64_t* d) {
-  if (cls.c == Type::F32) return hmma_tile_as<FA, numeric::kF32>(cls, rows, cols, a, b, c, d);
-  if (cls.c == Type::F16) return hmma_tile_as<FA, numeric::kF16>(cls, rows, cols, a, b, c, d);
+  const bool wide = cols % 16 == 0 && rows * cls.k % 16 == 0;
+  if (cls.c == Type::F32)
+    return wide ? hmma_tile_as<FA, numeric::kF32, 16>(cls, rows, cols, a, b, c, d)
+                : hmma_tile_as<FA, numeric::kF32, 8>(cls, rows, cols, a, b, c, d);
+  if (cls.c == Type::F16)
+    return wide ? hmma_tile_as<FA, numeric::kF16, 16>(cls, rows, cols, a, b, c, d)
+                : hmma_tile_as<FA, numeric::kF16, 8>(cls, rows, cols, a, b, c, d);
   return false;
 }
 
 // D = A·B + C for a whole tile (as gemm lays it out) as hmma_block computes each element. Returns
-// false, computing nothing, for shapes or types outside the int32 bounds above or with A or its
-// rows not a whole number of vectors, or when A or B holds an Inf or NaN.
+// false, computing nothing, for K past the int32 bound above, rows of B or A not a whole number of
+// vectors, or when A or B holds an Inf or NaN.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)  // a build for AVX2 or newer needs no clones
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
@@ -735,28 +794,9 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
   }
   const Recipe rc = recipe(cls);
   if (rc.path != Path::Hmma || rc.block != k || k > kTileMaxK || cls.c_scale) return sm90_gemm(cls, rc, rows, cols, a, b, c, d);
-  // One HMMA block per element: the vector tile path, on blocks that fit its bounds (a warpgroup's
-  // 64 x 256 tile is 32 of them), each block by the element path when it holds an Inf or NaN.
-  const unsigned cb = std::min(cols, std::max(kTileLanes, kTileMax / k / kTileLanes * kTileLanes));
-  const unsigned rb = std::min(rows, kTileMax / std::max(k, cb));
-  if (cb == cols && rb == rows) {
-    if (!hmma_tile(cls, rows, cols, a, b, c, d)) sm90_gemm(cls, rc, rows, cols, a, b, c, d);
-    return;
-  }
-  thread_local std::vector<uint64_t> bb, cc, dd;
-  for (unsigned j0 = 0; j0 < cols; j0 += cb) {
-    const unsigned nc = std::min(cb, cols - j0);
-    bb.resize(size_t{k} * nc);
-    for (unsigned kk = 0; kk < k; ++kk) std::copy_n(&b[size_t{kk} * cols + j0], nc, &bb[size_t{kk} * nc]);
-    for (unsigned i0 = 0; i0 < rows; i0 += rb) {
-      const unsigned nr = std::min(rb, rows - i0);
-      cc.resize(size_t{nr} * nc), dd.resize(size_t{nr} * nc);
-      for (unsigned i = 0; i < nr; ++i) std::copy_n(&c[size_t{i0 + i} * cols + j0], nc, &cc[size_t{i} * nc]);
-      if (!hmma_tile(cls, nr, nc, a + size_t{i0} * k, bb.data(), cc.data(), dd.data()))
-        sm90_gemm(cls, rc, nr, nc, a + size_t{i0} * k, bb.data(), cc.data(), dd.data());
-      for (unsigned i = 0; i < nr; ++i) std::copy_n(&dd[size_t{i} * nc], nc, &d[size_t{i0 + i} * cols + j0]);
-    }
-  }
+  // One HMMA block per element: the vector tile path, or the element path when the tile holds an
+  // Inf or NaN in A or B.
+  if (!hmma_tile(cls, rows, cols, a, b, c, d)) sm90_gemm(cls, rc, rows, cols, a, b, c, d);
 }
 
 namespace {

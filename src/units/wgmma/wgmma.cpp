@@ -10,7 +10,9 @@
 // accumulators, when a wgmma.wait_group of one of its warps retires its wgmma-group, or a thread of
 // the warpgroup exits: the latest moment the ISA allows (§9.7.15.7.3: accessing the accumulators or
 // A's registers before that wait is undefined). Operations of one warp land in issue order, so a
-// chain of wgmma.mma_async on the same accumulators within one group computes as a chain.
+// chain of wgmma.mma_async on the same accumulators within one group computes as a chain; while
+// one wait lands such a chain, the accumulators stay a row-major matrix from one operation to the
+// next and reach the registers when the wait ends.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -86,6 +88,49 @@ uint64_t sign_bit(Type t) {
   }
 }
 
+// The 32 lanes of register `slot` in warp `wi` of the warpgroup whose first warp is `first`
+// (registers are stored slot-major).
+uint64_t* warpgroup_lanes(exec::Cta& cta, uint32_t first, unsigned wi, uint32_t slot) {
+  return &cta.warps[first + wi].slot(slot, 0);
+}
+
+// A fragment held in the registers of `v` by the warpgroup's 128 threads, into a row-major matrix,
+// or (scatter) back from it; `at` is the fragment's Fragment::at.
+void gather(exec::Cta& cta, uint32_t first, const Fragment& f, const Arg& v, std::vector<uint64_t>& m) {
+  const uint32_t* at = f.at.data();
+  for (unsigned wi = 0; wi < 4; ++wi)
+    for (const Arg& r : v.elems) {
+      const uint64_t* values = warpgroup_lanes(cta, first, wi, r.reg);
+      if (f.per_reg == 1) {
+        for (unsigned lane = 0; lane < 32; ++lane) m[at[lane]] = values[lane] & f.mask;
+        at += 32;
+        continue;
+      }
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned e = 0; e < f.per_reg; ++e) m[*at++] = (values[lane] >> (e * f.width)) & f.mask;
+    }
+}
+void scatter(exec::Cta& cta, uint32_t first, const Fragment& f, const Arg& v, const std::vector<uint64_t>& m) {
+  const uint32_t* at = f.at.data();
+  for (unsigned wi = 0; wi < 4; ++wi)
+    for (const Arg& r : v.elems) {
+      uint64_t* values = warpgroup_lanes(cta, first, wi, r.reg);
+      if (f.per_reg == 1) {  // one element per register (32-bit accumulators): 32 lanes in a row
+        for (unsigned lane = 0; lane < 32; ++lane) values[lane] = (values[lane] & ~f.mask) | (m[at[lane]] & f.mask);
+        at += 32;
+        continue;
+      }
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        uint64_t bits = values[lane];
+        for (unsigned e = 0; e < f.per_reg; ++e)
+          bits = (bits & ~(f.mask << (e * f.width))) | (m[*at++] & f.mask) << (e * f.width);
+        values[lane] = bits;
+      }
+    }
+}
+
+struct Chain;
+
 // One issued wgmma.mma_async of a warpgroup.
 struct Mma {
   const Plan* plan;
@@ -95,8 +140,9 @@ struct Mma {
   uint64_t desc_a = 0, desc_b;
   bool scale_d;
   bool done = false;
-  std::vector<Mma*>* in_flight;     // the warpgroup's issued operations that have not landed, in order
-  std::vector<uint64_t> at_issue;  // per thread, the registers of d, then of a when from registers
+  bool chained = false;            // issued while an operation on the same accumulators was in flight
+  Chain* chain;
+  std::unique_ptr<uint64_t[]> at_issue;  // per thread, the registers of d, then of a when from registers
 
   // The registers the operation reads and writes asynchronously: d's, then a's when from registers.
   std::vector<uint32_t> slots() const {
@@ -107,24 +153,28 @@ struct Mma {
     return r;
   }
   // The 32 lanes of register `slot` in warp `wi` of the warpgroup (registers are stored slot-major).
-  uint64_t* lanes(unsigned wi, uint32_t slot) const { return &cta->warps[first_warp + wi].slot(slot, 0); }
+  uint64_t* lanes(unsigned wi, uint32_t slot) const { return warpgroup_lanes(*cta, first_warp, wi, slot); }
 
-  // at_issue holds, per warp of the warpgroup and per slot of slots(), the 32 lanes' values.
+  // at_issue holds, per warp of the warpgroup and per slot of slots(), the 32 lanes' values; a
+  // chained operation's accumulators are what its predecessor leaves there (refresh).
   void snapshot() {
     const std::vector<uint32_t> s = slots();
-    at_issue.resize(4 * s.size() * 32);
+    at_issue = std::make_unique_for_overwrite<uint64_t[]>(4 * s.size() * 32);
     for (unsigned wi = 0; wi < 4; ++wi)
-      for (size_t r = 0; r < s.size(); ++r) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
+      for (size_t r = chained ? op->args[0].elems.size() : 0; r < s.size(); ++r)
+        std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
   }
 
   // Between issue and the wait that retires it, only a wgmma.mma_async of the same chain may write
   // the operation's registers (§9.7.15.7.3): each must hold what it held at issue, or what an
   // earlier operation of the warpgroup wrote there when it landed (after this one's issue).
-  void check_untouched(Warp& w) const {
+  // With `continued`, the accumulators were written by the operation landed just before, in the
+  // same wait.
+  void check_untouched(Warp& w, bool continued) const {
     const std::vector<uint32_t> s = slots();
     const size_t accumulators = op->args[0].elems.size();
     for (unsigned wi = 0; wi < 4; ++wi)
-      for (size_t r = 0; r < s.size(); ++r) {
+      for (size_t r = continued ? accumulators : 0; r < s.size(); ++r) {
         const uint64_t *now = lanes(wi, s[r]), *then = &at_issue[(wi * s.size() + r) * 32];
         if (std::equal(now, now + 32, then)) continue;
         const int lane = static_cast<int>(std::mismatch(now, now + 32, then).first - now);
@@ -136,46 +186,15 @@ struct Mma {
       }
   }
 
-  // This operation has landed: the operations issued after it that read the registers it wrote
-  // (a chain on one accumulator) expect its results there now.
-  void hand_on() {
-    in_flight->erase(std::find(in_flight->begin(), in_flight->end(), this));
-    std::vector<uint32_t> written;
-    for (const Arg& e : op->args[0].elems) written.push_back(e.reg);
-    std::sort(written.begin(), written.end());
-    for (Mma* later : *in_flight) {
-      const std::vector<uint32_t> s = later->slots();
-      for (size_t r = 0; r < s.size(); ++r)
-        if (std::binary_search(written.begin(), written.end(), s[r]))
-          for (unsigned wi = 0; wi < 4; ++wi) std::copy_n(lanes(wi, s[r]), 32, &later->at_issue[(wi * s.size() + r) * 32]);
-    }
+  // An earlier operation has landed and written the registers `written` (sorted): this one, a
+  // chain on them, expects its results there now.
+  void refresh(const std::vector<uint32_t>& written) {
+    const std::vector<uint32_t> s = slots();
+    for (size_t r = 0; r < s.size(); ++r)
+      if (std::binary_search(written.begin(), written.end(), s[r]))
+        for (unsigned wi = 0; wi < 4; ++wi) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
   }
 
-
-  // A fragment held in the registers of `v` by the 128 threads, into a row-major matrix, or
-  // (scatter) back from it; `at` is the fragment's Fragment::at.
-  void gather(const Fragment& f, const Arg& v, std::vector<uint64_t>& m) const {
-    const uint32_t* at = f.at.data();
-    for (unsigned wi = 0; wi < 4; ++wi)
-      for (const Arg& r : v.elems) {
-        const uint64_t* values = lanes(wi, r.reg);
-        for (unsigned lane = 0; lane < 32; ++lane)
-          for (unsigned e = 0; e < f.per_reg; ++e) m[*at++] = (values[lane] >> (e * f.width)) & f.mask;
-      }
-  }
-  void scatter(const Fragment& f, const Arg& v, const std::vector<uint64_t>& m) const {
-    const uint32_t* at = f.at.data();
-    for (unsigned wi = 0; wi < 4; ++wi)
-      for (const Arg& r : v.elems) {
-        uint64_t* values = lanes(wi, r.reg);
-        for (unsigned lane = 0; lane < 32; ++lane) {
-          uint64_t bits = values[lane];
-          for (unsigned e = 0; e < f.per_reg; ++e)
-            bits = (bits & ~(f.mask << (e * f.width))) | (m[*at++] & f.mask) << (e * f.width);
-          values[lane] = bits;
-        }
-      }
-  }
 
   // An operand of mns x ks elements of type t from shared memory through descriptor `desc`, stored
   // k_major or MN-major, as element bits into out[mn * mn_stride + k * k_stride]. A 16-byte chunk
@@ -197,40 +216,23 @@ struct Mma {
                               " bytes of shared memory (§9.7.15.5.1)");
         uint64_t chunk[2] = {0, 0};  // the 16 bytes at `at`, or the part inside shared memory
         std::memcpy(chunk, &shared[at / 8], std::min<uint64_t>(16, shared.size() - at / 8));
+        uint64_t* to = &out[size_t{mn} * mn_stride + size_t{k} * k_stride];
+        const size_t step = k_major ? k_stride : mn_stride;
+        if (bits == 16 && at % 8 == 0) {  // f16, bf16: the common case, whole bytes
+          uint16_t halves[8];
+          std::memcpy(halves, chunk, sizeof halves);
+          for (unsigned e = 0; e < n; ++e) to[e * step] = halves[e];
+          continue;
+        }
         for (unsigned e = 0; e < n; ++e) {
           const unsigned bit = static_cast<unsigned>(at % 8) + e * bits;
-          const uint64_t v = (chunk[bit / 64] >> (bit % 64)) & mask;
-          out[(k_major ? size_t{mn} : size_t{mn} + e) * mn_stride + (k_major ? size_t{k} + e : size_t{k}) * k_stride] = v;
+          to[e * step] = (chunk[bit / 64] >> (bit % 64)) & mask;
         }
       }
   }
 
   // D = A·B + (scale-d ? D : 0), over the 128 threads' accumulators.
-  void run(Warp& w) {
-    if (done) return;
-    done = true;
-    check_untouched(w);
-    const Plan& p = *plan;
-    const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
-    thread_local std::vector<uint64_t> a, b, c, d;  // kept between operations: no allocation per wgmma
-    a.resize(size_t{m} * ka), b.resize(size_t{k} * n), c.resize(size_t{m} * n), d.resize(size_t{m} * n);
-    const Arg& dv = op->args[0];
-    if (p.a_from_registers) {
-      gather(p.a_fragment, op->args[1], a);
-    } else {
-      read_shared(w, desc_a, !p.trans_a, p.a, m, ka, ka, 1, a);
-    }
-    read_shared(w, desc_b, !p.trans_b, p.b, n, k, 1, n, b);
-    if (p.negate_a)
-      for (uint64_t& x : a) x ^= sign_bit(p.a);
-    if (p.negate_b)
-      for (uint64_t& x : b) x ^= sign_bit(p.b);
-    if (scale_d) gather(p.d_fragment, dv, c);  // every element of D has one owner
-    else std::fill(c.begin(), c.end(), 0);
-    compute(w, a, b, c, d);
-    scatter(p.d_fragment, dv, d);
-    hand_on();
-  }
+  void run(Warp& w);
 
   // For .sp, the row of B (dense column of A) of each element of the compressed A, from the
   // metadata registers of each warp (§9.7.15.6.2: warp w describes rows 16w..16w+15); empty when dense.
@@ -294,6 +296,69 @@ struct Mma {
   }
 };
 
+// What the operations of one warpgroup share: those issued and not landed, in issue order, and
+// the accumulators of the one landed last in the current wait, as a row-major matrix not yet
+// scattered into the registers.
+struct Chain {
+  std::vector<Mma*> in_flight;
+  const Op* resident = nullptr;  // the operation whose D `d` holds
+  const Plan* resident_plan = nullptr;
+  exec::Cta* cta;
+  uint32_t first_warp;
+  std::vector<uint64_t> d;
+
+  // Whether two operations accumulate into the same registers, laid out alike.
+  static bool same_accumulators(const Mma& x, const Mma& y) { return same_accumulators(*x.op, *x.plan, *y.op, *y.plan); }
+  static bool same_accumulators(const Op& x, const Plan& px, const Op& y, const Plan& py) {
+    const auto &rx = x.args[0].elems, &ry = y.args[0].elems;
+    return px.shape.m == py.shape.m && px.shape.n == py.shape.n && px.d == py.d && rx.size() == ry.size() &&
+           std::equal(rx.begin(), rx.end(), ry.begin(), [](const Arg& a, const Arg& b) { return a.reg == b.reg; });
+  }
+  // Whether `m` continues the chain whose accumulators `d` holds.
+  bool continues(const Mma& m) const { return resident && same_accumulators(*m.op, *m.plan, *resident, *resident_plan); }
+  // The resident D into its registers; the operations still in flight that read them expect them.
+  void flush() {
+    if (!resident) return;
+    scatter(*cta, first_warp, resident_plan->d_fragment, resident->args[0], d);
+    std::vector<uint32_t> written;
+    for (const Arg& e : resident->args[0].elems) written.push_back(e.reg);
+    std::sort(written.begin(), written.end());
+    for (Mma* later : in_flight) later->refresh(written);
+    resident = nullptr;
+  }
+};
+
+void Mma::run(Warp& w) {
+  if (done) return;
+  done = true;
+  const bool continued = chain->continues(*this);
+  if (!continued) chain->flush();
+  chain->in_flight.erase(std::find(chain->in_flight.begin(), chain->in_flight.end(), this));
+  check_untouched(w, continued);
+  const Plan& p = *plan;
+  const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
+  thread_local std::vector<uint64_t> a, b, c, d;  // kept between operations: no allocation per wgmma
+  a.resize(size_t{m} * ka), b.resize(size_t{k} * n), c.resize(size_t{m} * n), d.resize(size_t{m} * n);
+  const Arg& dv = op->args[0];
+  if (p.a_from_registers) {
+    gather(*cta, first_warp, p.a_fragment, op->args[1], a);
+  } else {
+    read_shared(w, desc_a, !p.trans_a, p.a, m, ka, ka, 1, a);
+  }
+  read_shared(w, desc_b, !p.trans_b, p.b, n, k, 1, n, b);
+  if (p.negate_a)
+    for (uint64_t& x : a) x ^= sign_bit(p.a);
+  if (p.negate_b)
+    for (uint64_t& x : b) x ^= sign_bit(p.b);
+  if (!scale_d) std::fill(c.begin(), c.end(), 0);
+  else if (continued) std::swap(c, chain->d);
+  else gather(*cta, first_warp, p.d_fragment, dv, c);  // every element of D has one owner
+  compute(w, a, b, c, d);
+  std::swap(d, chain->d);
+  chain->resident = op;
+  chain->resident_plan = plan;
+}
+
 // An issued operation as one warp's pending effect.
 struct Issued {
   std::shared_ptr<Mma> mma;
@@ -307,8 +372,13 @@ class Warpgroups : public exec::Unit {
 public:
   explicit Warpgroups(exec::Cta& cta)
       : meeting((cta.warps.size() + 3) / 4), meeting_op(meeting.size()), groups(cta.warps.size()),
-        in_flight(meeting.size()) {}
-  void exited(Warp& w, uint32_t lanes) override { groups[w.index].complete_all(lanes); }
+        chains(meeting.size()) {
+    for (size_t g = 0; g < chains.size(); ++g) chains[g].cta = &cta, chains[g].first_warp = static_cast<uint32_t>(4 * g);
+  }
+  void exited(Warp& w, uint32_t lanes) override {
+    groups[w.index].complete_all(lanes);
+    chains[w.index / 4].flush();
+  }
   std::string waiting(const Warp& w, int lane) const override {
     return (meeting[w.index / 4].parked(w.index) >> lane) & 1u
                ? " in wgmma.mma_async, waiting for the other warps of its warpgroup (§9.7.15.2)"
@@ -317,7 +387,7 @@ public:
   std::vector<exec::Rendezvous> meeting;
   std::vector<const Op*> meeting_op;  // per warpgroup, the wgmma.mma_async its warps meet at
   std::vector<exec::AsyncGroups<Issued>> groups;
-  std::vector<std::vector<Mma*>> in_flight;  // per warpgroup
+  std::vector<Chain> chains;  // per warpgroup
 };
 
 // The warpgroup of `w` must be four full warps of the CTA, and every lane must execute (.aligned).
@@ -362,8 +432,10 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
                                     " lane " + std::to_string(lane) + " differ from the rest of the warpgroup's (§9.7.15.5.2)");
   }
   mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
-  mma->in_flight = &u.in_flight[w.index / 4];
-  mma->in_flight->push_back(mma.get());
+  mma->chain = &u.chains[w.index / 4];
+  std::vector<Mma*>& in_flight = mma->chain->in_flight;
+  mma->chained = !in_flight.empty() && Chain::same_accumulators(*in_flight.back(), *mma);
+  in_flight.push_back(mma.get());
   mma->snapshot();
   for (uint32_t i = 0; i < 4; ++i) {
     Warp& member = w.cta->warps[mma->first_warp + i];
@@ -391,7 +463,10 @@ void commit_group(Warp& w, const Op& op, uint32_t m) {
 // wgmma.wait_group N: all but the N newest of the warp's wgmma-groups complete.
 void wait_group(Warp& w, const Op& op, uint32_t m) {
   check_aligned(w, op, m);
-  if (Warpgroups* u = w.cta->units.find<Warpgroups>()) u->groups[w.index].wait(m, static_cast<uint32_t>(op.aux));
+  if (Warpgroups* u = w.cta->units.find<Warpgroups>()) {
+    u->groups[w.index].wait(m, static_cast<uint32_t>(op.aux));
+    u->chains[w.index / 4].flush();
+  }
 }
 
 // wgmma.fence orders register accesses before it and wgmma.mma_async after it (§9.7.15.7.1);
