@@ -180,3 +180,13 @@ def test_scratch_comes_from_the_allocator_the_program_sets():
         assert asked and asked[0][0] > 0  # two programs' tensor maps
     finally:
         triton.set_allocator(triton.runtime._allocation.NullAllocator())
+
+
+def test_the_cuda_driver_steps_aside_where_torch_sees_a_gpu(monkeypatch):
+    from triton.backends.nvidia.driver import CudaDriver
+    use("cuda:90")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.version, "hip", None)
+    assert CudaDriver.is_active() is False
+    active = [b.driver for b in triton.backends.backends.values() if b.driver.is_active()]
+    assert [d.__name__ for d in active] == ["PtxvmDriver"]

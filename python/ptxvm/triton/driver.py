@@ -7,10 +7,16 @@ from typing import Any
 
 from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase, expand_signature, wrap_handle_tensordesc_impl
+import triton.backends.nvidia.driver as _nvidia
 
 import ptxvm
 
 from . import active, capability
+
+# Triton takes exactly one active driver: while ptxvm is active, Triton's own CUDA driver steps
+# aside (it is active wherever torch sees a GPU).
+_nvidia_is_active = _nvidia.CudaDriver.is_active
+_nvidia.CudaDriver.is_active = staticmethod(lambda: not active() and _nvidia_is_active())
 
 _device: ptxvm.Device | None = None
 
