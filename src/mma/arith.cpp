@@ -498,7 +498,7 @@ uint64_t sm100_scaled(const FloatClass& cls, Type scale, const uint64_t* a, cons
       else if (e >= lsb) sum += p << (e - lsb);  // e2m1 exponents differ by at most 4
       else sum = (sum << (lsb - e)) + p, lsb = e;
     }
-    if (sum == 0 || s.cls != Class::Normal) continue;
+    if (sum == 0 || (s.cls != Class::Normal && s.cls != Class::Subnormal)) continue;  // subnormal ue4m3 scales are exact too
     const uint64_t magnitude = static_cast<uint64_t>(sum < 0 ? -sum : sum) * s.sig;
     const int exp = lsb + s.exp;
     // A scaled product aligns by its factors' nominal exponents (as in an HMMA block), a block

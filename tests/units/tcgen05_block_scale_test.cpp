@@ -43,6 +43,7 @@ struct Case {
   bool move_ids = true;  // step the scale-factor IDs (else the scale addresses) between MMAs
   Swz swz = Swz::None;
   bool b_k_major = true;
+  bool subnormal_a = false;  // every scale of A the ue4m3 subnormal 2^-7 (code 0x04)
 };
 
 class Tcgen05BlockScale : public ::testing::TestWithParam<Case> {};
@@ -72,6 +73,8 @@ TEST_P(Tcgen05BlockScale, MatchesTheExactScaledProduct) {  // §9.7.16.10.7
   for (unsigned& x : sb) x = next(5);
   auto value = [&](unsigned s) { return c.ue4m3 ? kUe4m3Values[s] : std::ldexp(1.0, static_cast<int>(s) - 2); };
   auto code = [&](unsigned s) { return c.ue4m3 ? kUe4m3Codes[s] : static_cast<uint8_t>(127 + s - 2); };
+  auto value_a = [&](unsigned s) { return c.subnormal_a ? std::ldexp(1.0, -7) : value(s); };
+  auto code_a = [&](unsigned s) { return c.subnormal_a ? uint8_t{0x04} : code(s); };
 
   // Operands: A (M x K) at 0, B (K x N) at 32 KiB. A 6- or 4-bit element of .kind::mxf8f6f4 takes
   // a byte of the layout, its 16-byte chunk packing 16 elements first (§9.7.16.10.4.4).
@@ -107,7 +110,7 @@ TEST_P(Tcgen05BlockScale, MatchesTheExactScaledProduct) {  // §9.7.16.10.7
   for (unsigned t = 0; t < blocks; ++t) {
     const unsigned s = t / nsf, byte = s * id_step + t % nsf;
     const unsigned col0 = c.move_ids ? 0 : s * per_step;
-    for (unsigned i = 0; i < c.m; ++i) place(i, col0 + i / 32, byte, code(sa[size_t{i} * blocks + t]));
+    for (unsigned i = 0; i < c.m; ++i) place(i, col0 + i / 32, byte, code_a(sa[size_t{i} * blocks + t]));
     for (unsigned j = 0; j < c.n; ++j) place(j, col0 + a_cols + j / 32, byte, code(sb[size_t{j} * blocks + t]));
   }
   // idesc (Tables 43-44): B's scale ID at 4-5, atype, btype (E2M1 is 1 for .kind::mxf4*),
@@ -138,7 +141,7 @@ TEST_P(Tcgen05BlockScale, MatchesTheExactScaledProduct) {  // §9.7.16.10.7
     for (unsigned j = 0; j < c.n; ++j) {
       double want = 0;
       for (unsigned k = 0; k < K; ++k)
-        want += A[size_t{i} * K + k] * value(sa[size_t{i} * blocks + k / block]) * B[size_t{k} * c.n + j] *
+        want += A[size_t{i} * K + k] * value_a(sa[size_t{i} * blocks + k / block]) * B[size_t{k} * c.n + j] *
                 value(sb[size_t{j} * blocks + k / block]);
       const float f = static_cast<float>(want);
       ASSERT_EQ(double{f}, want) << "the reference must be exact in f32";
@@ -158,7 +161,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mxf4_block32_ids", "mxf4", ".block32", kE2M1, kE2M1, 128, 128, 2, false, true, Swz::B128},
         Case{"mxf4_2x_columns", "mxf4", ".scale_vec::2X", kE2M1, kE2M1, 128, 48, 2, false, false},
         Case{"nvf4_block16_ue8m0", "mxf4nvf4", ".block16", kE2M1, kE2M1, 128, 64, 2, false, false, Swz::B64},
-        Case{"nvf4_4x_ue4m3", "mxf4nvf4", ".scale_vec::4X", kE2M1, kE2M1, 128, 8, 3, true, false}),
+        Case{"nvf4_4x_ue4m3", "mxf4nvf4", ".scale_vec::4X", kE2M1, kE2M1, 128, 8, 3, true, false},
+        Case{"nvf4_subnormal_ue4m3", "mxf4nvf4", ".block16", kE2M1, kE2M1, 128, 64, 2, true, false, Swz::None, true,
+             true}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 }  // namespace
