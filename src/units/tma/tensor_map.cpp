@@ -45,6 +45,9 @@ unsigned element_bytes(DataType t) {
 std::string validate(const TensorMap& m) {
   const unsigned size = element_bytes(m.type);
   if (m.rank < 1 || m.rank > 5) return "the rank must be 1 to 5, not " + std::to_string(m.rank);
+  if (m.type >= DataType::U4x16Align8)  // packed in global memory, padded in shared memory (§5.5.1.1.1)
+    return "unsupported: the packed sub-byte element types (16u4_align8b, 16u4_align16b, 16u6_align16b) are not "
+           "implemented yet";
   if (m.interleave != Interleave::None && m.rank < 3) return "an interleaved layout needs rank 3 or more";
   const uint64_t align = m.interleave == Interleave::B32 ? 32 : 16;
   if (m.address % align) return "the global address must be " + std::to_string(align) + "-byte aligned";
