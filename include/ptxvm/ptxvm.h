@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +91,15 @@ public:
                            const std::vector<KernelArg>& args) const;
   LaunchResult launch(std::string_view kernel, const LaunchConfig& config,
                       const std::vector<KernelArg>& args);
+  // A module-scope .global or .const variable (what cuModuleGetGlobal finds): its device address
+  // and size, or nullopt when the module has none of that name. A .const variable's address lies
+  // in the module's constant bank, which becomes device memory at the first such request, so that
+  // the host can write it between launches.
+  struct Variable {
+    uint64_t address = 0;
+    size_t size = 0;
+  };
+  std::optional<Variable> variable(std::string_view name);
 
 private:
   friend class Device;
@@ -109,9 +119,14 @@ public:
   // std::out_of_range.
   uint64_t malloc(size_t bytes);
   // Host memory used in place as device memory (no copy; kernels read and write it directly):
-  // the caller keeps [host, host + bytes) alive until it frees the returned address.
+  // the caller keeps [host, host + bytes) alive until it frees the returned address. The device
+  // address is the host address, as CUDA's unified addressing has it, unless that range is
+  // already device memory (adopted twice) or reserved by ptxvm; then it is another address.
   uint64_t adopt(void* host, size_t bytes);
   void free(uint64_t address);
+  // The host bytes behind [address, address + bytes) when they lie inside one allocation, else
+  // null.
+  void* host_pointer(uint64_t address, size_t bytes);
   void copy_to_device(uint64_t dst, const void* src, size_t bytes);
   void copy_to_host(void* dst, uint64_t src, size_t bytes);
 

@@ -269,6 +269,8 @@ private:
         s.space = Space::Global;  // .tex and other legacy spaces: not addressable here
         break;
       }
+      if (module_scope && (d.space == ast::Space::Global || d.space == ast::Space::Const))
+        prog_.variables[n.name] = {s.space, s.address, size};
       define(n.name, s);
     }
   }

@@ -1,7 +1,9 @@
 #include "mem/memory.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 namespace ptxvm::mem {
@@ -50,10 +52,24 @@ uint64_t GlobalMemory::allocate(size_t bytes, size_t align) {
 }
 
 uint64_t GlobalMemory::adopt(uint8_t* host, size_t bytes) {
-  // The guest address keeps the host address's place in a 4 KiB page, so every access is as
-  // aligned as it is on the host.
+  if (map_at_host_address(host, bytes)) return reinterpret_cast<uintptr_t>(host);
+  // Elsewhere, the guest address keeps the host address's place in a 4 KiB page, so every access
+  // is as aligned as it is on the host.
   constexpr uint64_t kPage = 4096;
   return place(Allocation{bytes, nullptr, host}, kPage, reinterpret_cast<uintptr_t>(host) % kPage);
+}
+
+bool GlobalMemory::map_at_host_address(uint8_t* host, size_t bytes) {
+  const uint64_t base = reinterpret_cast<uintptr_t>(host), end = base + std::max<size_t>(bytes, 1);
+  if (base < kGlobalBase || end < base) return false;
+  for (uint64_t window : {kSharedWindow, kLocalWindow, kConstWindow, kParamWindow})
+    if (base < window + kWindowSize && window < end) return false;
+  std::lock_guard lock(mutex_);
+  auto after = allocations_.lower_bound(base);
+  if (after != allocations_.end() && after->first < end) return false;
+  if (after != allocations_.begin() && std::prev(after)->first + std::prev(after)->second.size > base) return false;
+  allocations_.emplace(base, Allocation{bytes, nullptr, host});
+  return true;
 }
 
 void GlobalMemory::free(uint64_t address) {

@@ -104,6 +104,14 @@ struct Function {
   std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots;
 };
 
+// A module-scope .global or .const variable (§5.1.3, §5.1.4): its global address, or its offset
+// in the constant bank, and its size.
+struct Variable {
+  mem::Space space;
+  uint64_t address;
+  uint64_t size;
+};
+
 struct Program {
   std::vector<Op> ops;
   std::vector<Function> functions;
@@ -113,6 +121,7 @@ struct Program {
   uint32_t shared_bytes = 0; // static shared memory of the module
   uint32_t local_bytes = 0;  // per-thread local memory (all functions' .local and .param frames)
   mem::Buffer constants;     // the module's constant bank, initialised
+  std::unordered_map<std::string, Variable> variables;  // module-scope .global and .const, by name
   std::string source_name;
   std::string target;        // the module's `.target` chip, `sm_90a`
   const Function* find(const std::string& name) const {

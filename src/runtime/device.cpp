@@ -24,6 +24,10 @@ struct Module::Impl {
   Device::Impl* device;
   std::unique_ptr<SourceFile> source;
   program::Program program;
+  bool constants_mapped = false;  // the constant bank is device memory at its host address
+  ~Impl() {
+    if (constants_mapped) device->global.free(reinterpret_cast<uintptr_t>(program.constants.bytes.data()));
+  }
 };
 
 namespace {
@@ -72,6 +76,18 @@ private:
 
 Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Module::~Module() = default;
+
+std::optional<Module::Variable> Module::variable(std::string_view name) {
+  auto it = impl_->program.variables.find(std::string(name));
+  if (it == impl_->program.variables.end()) return std::nullopt;
+  const program::Variable& v = it->second;
+  if (v.space != mem::Space::Const) return Variable{v.address, v.size};
+  std::vector<uint8_t>& bank = impl_->program.constants.bytes;
+  if (!impl_->constants_mapped && !bank.empty())
+    impl_->constants_mapped = impl_->device->global.map_at_host_address(bank.data(), bank.size());
+  if (!impl_->constants_mapped) return std::nullopt;
+  return Variable{reinterpret_cast<uintptr_t>(bank.data()) + v.address, v.size};
+}
 
 bool Module::has_kernel(std::string_view name) const {
   const program::Function* f = impl_->program.find(std::string(name));
@@ -192,6 +208,7 @@ Device::~Device() = default;
 uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes); }
 uint64_t Device::adopt(void* host, size_t bytes) { return impl_->global.adopt(static_cast<uint8_t*>(host), bytes); }
 void Device::free(uint64_t address) { impl_->global.free(address); }
+void* Device::host_pointer(uint64_t address, size_t bytes) { return impl_->global.find(address, bytes); }
 
 void Device::copy_to_device(uint64_t dst, const void* src, size_t bytes) {
   uint8_t* p = impl_->global.find(dst, bytes);

@@ -241,6 +241,44 @@ TEST(Engine, AdoptedHostMemoryIsUsedInPlace) {  // Device::adopt, the model of c
   h.dev.free(out);
 }
 
+TEST(Engine, AdoptedHostMemoryKeepsItsAddress) {  // unified addressing: pointers stay valid
+  Harness h;
+  h.load(kernel_ptx(std::string(kTid) + "st.global.u32 [%rd2], %r4;"));
+  std::vector<uint32_t> host(32);
+  const uint64_t out = h.dev.adopt(host.data(), host.size() * sizeof(uint32_t));
+  EXPECT_EQ(out, reinterpret_cast<uintptr_t>(host.data()));
+  ASSERT_TRUE(h.launch("k", {1}, {32}, {arg(out), arg(uint64_t{0})}).ok);
+  EXPECT_EQ(host[31], 31u);
+  // the same range again: device memory already, so another address, as aligned
+  const uint64_t again = h.dev.adopt(host.data(), host.size() * sizeof(uint32_t));
+  EXPECT_NE(again, out);
+  EXPECT_EQ(again % 4096, out % 4096);
+  h.dev.free(again);
+  h.dev.free(out);
+}
+
+TEST(Engine, ModuleVariablesByName) {  // Module::variable, what cuModuleGetGlobal finds
+  Harness h;
+  Module& m = h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+                     ".visible .global .align 4 .u32 g[4];\n.visible .const .align 4 .u32 c[4] = {1, 2, 3, 4};\n"
+                     ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                     "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd1, %r1, 4;\nmov.u64 %rd2, c;\nadd.u64 %rd2, %rd2, %rd1;\n"
+                     "ld.const.u32 %r2, [%rd2];\nmov.u64 %rd3, g;\nadd.u64 %rd3, %rd3, %rd1;\n"
+                     "st.global.u32 [%rd3], %r2;\nret;\n}\n");
+  EXPECT_FALSE(m.variable("nothing"));
+  const auto g = m.variable("g"), c = m.variable("c");
+  ASSERT_TRUE(g && c);
+  EXPECT_EQ(g->size, 16u);
+  EXPECT_EQ(c->size, 16u);
+  ASSERT_TRUE(h.launch("k", {1}, {4}, {}).ok);
+  EXPECT_EQ(h.read<uint32_t>(g->address, 4), (std::vector<uint32_t>{1, 2, 3, 4}));
+  // the constant bank is device memory: the host writes it between launches
+  const uint32_t fresh[4] = {10, 20, 30, 40};
+  h.dev.copy_to_device(c->address, fresh, sizeof fresh);
+  ASSERT_TRUE(h.launch("k", {1}, {4}, {}).ok);
+  EXPECT_EQ(h.read<uint32_t>(g->address, 4), (std::vector<uint32_t>{10, 20, 30, 40}));
+}
+
 TEST(Faults, OutOfBoundsGlobalStore) {
   Harness h;
   h.load(kernel_ptx(std::string(kTid) + "st.global.u32 [%rd2], %r4;"));
