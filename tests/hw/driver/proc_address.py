@@ -6,15 +6,16 @@ returned pointer is (dladdr). The drop-in libcuda.so.1 (issue 19) answers from t
     python3 proc_address.py /usr/local/cuda/include/cuda.h > proc_address.json
 
 Writes {"driver": version, "versions": [...], "flags": {...}, "symbols": {name: {flag: [[from,
-to, symbol], ...]}}}: the symbol each version range resolves to (null where the driver answers
-CUDA_ERROR_NOT_FOUND or a version too new).
+to, symbol], ...]}}, "answers": {...}}: the symbol each version range resolves to (null where the
+driver gives no function), and the return code and symbol status of some edge requests.
 """
 import ctypes
 import json
 import re
 import sys
 
-VERSIONS = [11000, 11020, 11040, 11060, 11080, 12000, 12010, 12020, 12030, 12040, 12050, 12060, 12080, 12090,
+VERSIONS = [2000, 2010, 2020, 2030, 3000, 3010, 3020, 4000, 4010, 4020, 5000, 5050, 6000, 6050, 7000, 7050, 8000,
+            9000, 9010, 9020, 10000, 10010, 10020, 11000, 11020, 11040, 11060, 11080, 12000, 12010, 12020, 12030, 12040, 12050, 12060, 12080, 12090,
             13000, 13010, 13020]
 FLAGS = {"default": 0, "legacy_stream": 1, "per_thread_default_stream": 2}
 
@@ -61,8 +62,19 @@ def main():
             per_flag[fname] = ranges
         if any(r[2] for rs in per_flag.values() for r in rs):
             table[name] = per_flag
-    json.dump({"driver": driver.value, "versions": VERSIONS, "flags": FLAGS, "symbols": table}, sys.stdout,
-              indent=None, separators=(",", ":"))
+    answers = {}
+    for label, name, version, with_status in [("unknown symbol", b"cuNoSuchFunction", 12000, True),
+                                              ("unknown symbol, no status", b"cuNoSuchFunction", 12000, False),
+                                              ("empty name", b"", 12000, True),
+                                              ("empty name, no status", b"", 12000, False),
+                                              ("version above the driver's", b"cuMemAlloc", driver.value + 10, True),
+                                              ("too old for the symbol", b"cuLaunchKernelEx", 11000, True),
+                                              ("too old, no status", b"cuLaunchKernelEx", 11000, False)]:
+        fn, status = ctypes.c_void_p(), ctypes.c_int(-1)
+        rc = get(name, ctypes.byref(fn), version, 0, ctypes.byref(status) if with_status else None)
+        answers[label] = {"rc": rc, "status": status.value if with_status else None, "function": bool(fn.value)}
+    json.dump({"driver": driver.value, "versions": VERSIONS, "flags": FLAGS, "symbols": table, "answers": answers},
+              sys.stdout, indent=None, separators=(",", ":"))
 
 
 main()
