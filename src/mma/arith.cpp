@@ -591,22 +591,25 @@ template <const Format& F, unsigned L>
   return true;
 }
 
-// x >> d per lane for 0 <= d, 0 from d = 32 on: one variable shift where the build targets AVX2
+// x >>= d per lane for 0 <= d, 0 from d = 32 on: one variable shift where the build targets AVX2
 // or AVX-512, whose shifts give 0 for counts past 31 (C++'s >> needs the count clamped).
 template <unsigned L>
-[[gnu::always_inline]] inline typename Lanes<L>::U32 shift_right(typename Lanes<L>::U32 x, typename Lanes<L>::I32 d) {
+[[gnu::always_inline]] inline void shift_right(typename Lanes<L>::U32& x, typename Lanes<L>::I32 const& d) {
   using U32s = typename Lanes<L>::U32;
 #if defined(__AVX512F__)
-  if constexpr (L == 16)
-    return reinterpret_cast<U32s>(
-        _mm512_maskz_srlv_epi32(0xffff, reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(d)));
+  if constexpr (L == 16) {
+    const __m512i shifted = _mm512_maskz_srlv_epi32(0xffff, reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(d));
+    x = reinterpret_cast<U32s>(shifted);
+    return;
+  }
 #endif
 #if defined(__AVX2__)
-  if constexpr (L == 8)
-    return reinterpret_cast<U32s>(_mm256_srlv_epi32(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(d)));
+  if constexpr (L == 8) {
+    x = reinterpret_cast<U32s>(_mm256_srlv_epi32(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(d)));
+    return;
+  }
 #endif
-  d = d < 31 ? d : 31;  // x is below 2^27: 31 places leave 0
-  return x >> reinterpret_cast<U32s>(d);
+  x >>= reinterpret_cast<U32s>(d < 31 ? d : 31);  // x is below 2^27: 31 places leave 0
 }
 
 // For every (i, j): emax, C's nominal on entry, becomes the block's alignment exponent; sum the
@@ -635,7 +638,9 @@ template <unsigned L>
         std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
         std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
         std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
-        const I32s v = reinterpret_cast<I32s>(shift_right<L>(as[kk] * bs, e - an[kk] - bn));  // e is the maximum
+        U32s product = as[kk] * bs;
+        shift_right<L>(product, e - an[kk] - bn);  // e is the maximum: a count >= 0
+        const I32s v = reinterpret_cast<I32s>(product);
         const I32s neg = ag[kk] ^ bg;
         s += (v ^ neg) - neg;
       }
