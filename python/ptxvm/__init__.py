@@ -157,7 +157,8 @@ class Device:
 
     def adopt(self, array: Any) -> DeviceArray:
         """`array`'s own memory as device memory (no copy) until ``free()``: kernels read and write
-        the array itself. The DeviceArray keeps the array alive."""
+        the array itself, at its host address (unified addressing) unless that memory is adopted
+        already. The DeviceArray keeps the array alive."""
         view = _host_view(array)
         d = DeviceArray(self, self._dev.adopt(view), view.nbytes)
         d.host = view  # exported: the array can be neither freed nor resized meanwhile

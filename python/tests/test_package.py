@@ -85,6 +85,7 @@ def test_arrays_are_used_in_place_and_in_gives_a_copy():
     mod.saxpy(x, ptxvm.In(y), ptxvm.f32(1.0), ptxvm.u32(64), grid=1, block=64)  # writes the copy only
     np.testing.assert_array_equal(y, np.zeros(64, dtype=np.float32))
     adopted = dev.adopt(y)  # the array's own memory, across launches
+    assert adopted.address == y.ctypes.data  # at its host address
     mod.saxpy(x, adopted, ptxvm.f32(2.0), ptxvm.u32(64), grid=1, block=64)
     np.testing.assert_array_equal(y, np.full(64, 10, dtype=np.float32))
     adopted.free()
