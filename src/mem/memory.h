@@ -76,13 +76,9 @@ public:
   uint64_t allocate(size_t bytes, size_t align = 256);
   // Maps `bytes` of host memory at `host` as an allocation, without copying (the model of
   // cuMemHostRegister): guest accesses read and write it in place. The guest address is the host
-  // address where map_at_host_address can have it. The caller keeps the memory alive until it
-  // frees the returned address.
+  // address where that range is free. The caller keeps the memory alive until it frees the
+  // returned address.
   uint64_t adopt(uint8_t* host, size_t bytes);
-  // Maps `bytes` of host memory at `host` at its own address (the guest address is the host
-  // address, as CUDA's unified addressing has it); false, mapping nothing, when that range is
-  // below kGlobalBase, meets a state-space window or overlaps an allocation.
-  bool map_at_host_address(uint8_t* host, size_t bytes);
   void free(uint64_t address);  // throws std::invalid_argument for an unknown address
   // Host pointer for [address, address+size) inside one allocation, or nullptr.
   uint8_t* find(uint64_t address, size_t size);
@@ -101,6 +97,10 @@ private:
     uint8_t* data;
   };
   uint64_t place(Allocation a, uint64_t align, uint64_t offset);
+  // Maps `bytes` of host memory at `host` at its own address (the guest address is the host
+  // address, as CUDA's unified addressing has it); false, mapping nothing, when that range is
+  // below kGlobalBase, meets a state-space window or overlaps an allocation.
+  bool map_at_host_address(uint8_t* host, size_t bytes);
   mutable std::mutex mutex_;
   std::map<uint64_t, Allocation> allocations_;  // by base address
   uint64_t next_ = kGlobalBase;

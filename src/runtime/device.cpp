@@ -24,9 +24,9 @@ struct Module::Impl {
   Device::Impl* device;
   std::unique_ptr<SourceFile> source;
   program::Program program;
-  bool constants_mapped = false;  // the constant bank is device memory at its host address
+  uint64_t constants_address = 0;  // the constant bank's, once it is device memory
   ~Impl() {
-    if (constants_mapped) device->global.free(reinterpret_cast<uintptr_t>(program.constants.bytes.data()));
+    if (constants_address) device->global.free(constants_address);
   }
 };
 
@@ -82,11 +82,9 @@ std::optional<Module::Variable> Module::variable(std::string_view name) {
   if (it == impl_->program.variables.end()) return std::nullopt;
   const program::Variable& v = it->second;
   if (v.space != mem::Space::Const) return Variable{v.address, v.size};
-  std::vector<uint8_t>& bank = impl_->program.constants.bytes;
-  if (!impl_->constants_mapped && !bank.empty())
-    impl_->constants_mapped = impl_->device->global.map_at_host_address(bank.data(), bank.size());
-  if (!impl_->constants_mapped) return std::nullopt;
-  return Variable{reinterpret_cast<uintptr_t>(bank.data()) + v.address, v.size};
+  std::vector<uint8_t>& bank = impl_->program.constants.bytes;  // not empty: it holds the variable
+  if (!impl_->constants_address) impl_->constants_address = impl_->device->global.adopt(bank.data(), bank.size());
+  return Variable{impl_->constants_address + v.address, v.size};
 }
 
 bool Module::has_kernel(std::string_view name) const {

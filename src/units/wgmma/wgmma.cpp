@@ -195,7 +195,6 @@ struct Mma {
         for (unsigned wi = 0; wi < 4; ++wi) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
   }
 
-
   // An operand of mns x ks elements of type t from shared memory through descriptor `desc`, stored
   // k_major or MN-major, as element bits into out[mn * mn_stride + k * k_stride]. A 16-byte chunk
   // of the layout holds 128 / bits elements consecutive along the contiguous dimension; the
@@ -308,7 +307,6 @@ struct Chain {
   std::vector<uint64_t> d;
 
   // Whether two operations accumulate into the same registers, laid out alike.
-  static bool same_accumulators(const Mma& x, const Mma& y) { return same_accumulators(*x.op, *x.plan, *y.op, *y.plan); }
   static bool same_accumulators(const Op& x, const Plan& px, const Op& y, const Plan& py) {
     const auto &rx = x.args[0].elems, &ry = y.args[0].elems;
     return px.shape.m == py.shape.m && px.shape.n == py.shape.n && px.d == py.d && rx.size() == ry.size() &&
@@ -434,7 +432,7 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
   mma->chain = &u.chains[w.index / 4];
   std::vector<Mma*>& in_flight = mma->chain->in_flight;
-  mma->chained = !in_flight.empty() && Chain::same_accumulators(*in_flight.back(), *mma);
+  mma->chained = !in_flight.empty() && Chain::same_accumulators(*in_flight.back()->op, *in_flight.back()->plan, op, p);
   in_flight.push_back(mma.get());
   mma->snapshot();
   for (uint32_t i = 0; i < 4; ++i) {
