@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 for pkg in cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev liblzma-dev \
+           libzstd-dev liblz4-dev pkg-config \
            python3-pip; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done

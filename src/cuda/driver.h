@@ -1,0 +1,93 @@
+// The drop-in CUDA driver (libcuda.so.1) over ptxvm's public API: the objects behind the Driver
+// API's handles and the state they share. One ptxvm::Device holds every allocation, so device
+// pointers are unified (host memory adopted at its own address, as CUDA's unified addressing has
+// it); launches run at once, in the calling thread's order, so every stream is synchronous.
+#pragma once
+
+#include <cuda.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ptxvm/ptxvm.h"
+
+struct CUfunc_st;
+
+// A context: the device it belongs to and what libraries stored in it (the runtime's
+// context-local storage, docs/driver/CudartPrivateInterface.md §2.4).
+struct CUctx_st {
+  CUdevice device = 0;
+  unsigned flags = 0;
+  struct Stored {
+    void* data;
+    void (*destroy)(CUcontext, void*, void*);
+  };
+  std::map<void*, Stored> stored;
+};
+
+// A loaded module: its kernels (the same objects serve as CUfunction and CUkernel) and the
+// library handle that loaded it, if any.
+struct CUmod_st {
+  std::unique_ptr<ptxvm::Module> module;
+  std::map<std::string, std::unique_ptr<CUfunc_st>> functions;
+};
+
+struct CUfunc_st {
+  CUmod_st* module;
+  std::string name;
+  std::vector<ptxvm::KernelParam> params;
+  int max_dynamic_shared = 48 * 1024;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  int cluster[3] = {0, 0, 0};          // CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*
+  bool non_portable_cluster = false;
+};
+
+struct CUlib_st {
+  CUmod_st* module;
+};
+
+struct CUstream_st {
+  unsigned flags = 0;
+  int priority = 0;
+};
+
+struct CUevent_st {
+  unsigned flags = 0;
+  bool recorded = false;
+  double milliseconds = 0;  // host clock at the record
+};
+
+namespace ptxvm::cuda {
+
+// What the emulated GPU is: PTXVM_CC (default 9.0) and PTXVM_DEVICE_COUNT (default 1).
+struct Config {
+  int major = 9, minor = 0, devices = 1;
+};
+
+struct Driver {
+  std::recursive_mutex mutex;
+  bool initialized = false;
+  Config config;
+  ptxvm::Device device;
+  std::vector<std::unique_ptr<CUctx_st>> primary;  // per device
+  std::vector<int> primary_refs;                   // cuDevicePrimaryCtxRetain counts
+  std::map<uint64_t, std::pair<void*, size_t>> allocations;  // device address -> host memory, bytes
+  CUresult sticky = CUDA_SUCCESS;  // a launch's fault: every later call reports it, as on a GPU
+};
+
+Driver& driver();
+CUcontext& current();  // this thread's current context (null: none)
+
+// The host bytes behind [address, address + bytes) of device memory, or null.
+void* device_bytes(uint64_t address, size_t bytes);
+// Runs a launch of `f` and reports a fault as CUDA does (a sticky error, the report on stderr).
+CUresult launch(CUfunc_st* f, ptxvm::LaunchConfig config, void** params, void** extra);
+// The module in `image`: PTX text, a fat binary container or its wrapper.
+CUresult load_module(CUmodule* out, const void* image);
+
+// The common prologue: the driver initialised, no sticky fault.
+CUresult ready();
+
+}  // namespace ptxvm::cuda

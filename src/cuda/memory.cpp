@@ -1,0 +1,207 @@
+// Memory (CUDA Driver API §6.13): device, host and managed allocations are all host memory
+// adopted by the device at its own address, so a pointer means the same on both sides; copies
+// are memcpy between the bytes each side resolves to.
+#include <cstdlib>
+#include <cstring>
+
+#include "driver.h"
+
+namespace ptxvm::cuda {
+
+void* device_bytes(uint64_t address, size_t bytes) { return driver().device.host_pointer(address, bytes); }
+
+namespace {
+
+constexpr size_t kAlign = 256;  // cudaMalloc's alignment
+
+CUresult allocate(CUdeviceptr* out, size_t bytes) {
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  const size_t rounded = (std::max<size_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
+  void* host = std::aligned_alloc(kAlign, rounded);
+  if (!host) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::memset(host, 0, rounded);
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  *out = d.device.adopt(host, bytes ? bytes : 1);
+  d.allocations[*out] = {host, bytes};
+  return CUDA_SUCCESS;
+}
+
+CUresult release(uint64_t address) {
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  auto it = d.allocations.find(address);
+  if (it == d.allocations.end()) return CUDA_ERROR_INVALID_VALUE;
+  d.device.free(address);
+  std::free(it->second.first);
+  d.allocations.erase(it);
+  return CUDA_SUCCESS;
+}
+
+// The bytes at `address` for a copy: device memory's, or (unified addressing) host memory.
+void* bytes_at(uint64_t address, size_t n) {
+  if (void* p = device_bytes(address, n)) return p;
+  return reinterpret_cast<void*>(address);
+}
+
+CUresult copy(uint64_t dst, uint64_t src, size_t n, bool dst_device, bool src_device) {
+  if (CUresult r = ready()) return r;
+  if (n == 0) return CUDA_SUCCESS;
+  void* to = dst_device ? device_bytes(dst, n) : reinterpret_cast<void*>(dst);
+  const void* from = src_device ? device_bytes(src, n) : reinterpret_cast<const void*>(src);
+  if (!to || !from) return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(to, from, n);
+  return CUDA_SUCCESS;
+}
+
+template <typename T>
+CUresult fill(CUdeviceptr dst, T value, size_t count) {
+  if (CUresult r = ready()) return r;
+  T* p = static_cast<T*>(device_bytes(dst, count * sizeof(T)));
+  if (!p && count) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i) p[i] = value;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+}  // namespace ptxvm::cuda
+
+using namespace ptxvm::cuda;
+
+extern "C" {
+
+CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) { return allocate(dptr, bytes); }
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned) { return allocate(dptr, bytes); }
+CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height, unsigned) {
+  if (!pitch) return CUDA_ERROR_INVALID_VALUE;
+  *pitch = (width + 511) / 512 * 512;
+  return allocate(dptr, *pitch * height);
+}
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream) { return allocate(dptr, bytes); }
+CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) { return dptr ? release(dptr) : CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream) { return cuMemFree_v2(dptr); }
+
+CUresult CUDAAPI cuMemAllocHost_v2(void** p, size_t bytes) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  CUdeviceptr a = 0;
+  CUresult r = allocate(&a, bytes);
+  *p = reinterpret_cast<void*>(a);
+  return r;
+}
+CUresult CUDAAPI cuMemHostAlloc(void** p, size_t bytes, unsigned) { return cuMemAllocHost_v2(p, bytes); }
+CUresult CUDAAPI cuMemFreeHost(void* p) { return release(reinterpret_cast<uintptr_t>(p)); }
+CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr* dptr, void* p, unsigned) {
+  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  *dptr = reinterpret_cast<uintptr_t>(p);
+  return ready();
+}
+CUresult CUDAAPI cuMemHostGetFlags(unsigned* flags, void*) {
+  if (!flags) return CUDA_ERROR_INVALID_VALUE;
+  *flags = 0;
+  return ready();
+}
+
+CUresult CUDAAPI cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
+  if (!p || !bytes) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  const uint64_t a = d.device.adopt(p, bytes);
+  if (a != reinterpret_cast<uintptr_t>(p)) {
+    d.device.free(a);
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemHostUnregister(void* p) {
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  try {
+    d.device.free(reinterpret_cast<uintptr_t>(p));
+  } catch (const std::exception&) {
+    return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemGetInfo_v2(size_t* free_bytes, size_t* total) {
+  if (!free_bytes || !total) return CUDA_ERROR_INVALID_VALUE;
+  *total = size_t{80} << 30;
+  *free_bytes = *total;
+  return ready();
+}
+
+CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* size, CUdeviceptr dptr) {
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  auto it = d.allocations.upper_bound(dptr);
+  if (it == d.allocations.begin()) return CUDA_ERROR_NOT_FOUND;
+  --it;
+  if (dptr - it->first >= std::max<size_t>(it->second.second, 1)) return CUDA_ERROR_NOT_FOUND;
+  if (base) *base = it->first;
+  if (size) *size = it->second.second;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  if (!data) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  const bool device = device_bytes(ptr, 1) != nullptr;
+  switch (attribute) {
+  case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = driver().primary[0].get(); break;
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+    *static_cast<unsigned*>(data) = device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+    break;
+  case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+  case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data) = reinterpret_cast<void*>(ptr); break;
+  case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<unsigned*>(data) = 0; break;
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = 0; break;
+  case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+  case CU_POINTER_ATTRIBUTE_RANGE_SIZE: {
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    if (CUresult r = cuMemGetAddressRange_v2(&base, &size, ptr)) return r;
+    if (attribute == CU_POINTER_ATTRIBUTE_RANGE_SIZE) *static_cast<size_t*>(data) = size;
+    else *static_cast<CUdeviceptr*>(data) = base;
+    break;
+  }
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return device || attribute == CU_POINTER_ATTRIBUTE_MEMORY_TYPE ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
+  return copy(dst, reinterpret_cast<uintptr_t>(src), n, true, false);
+}
+CUresult CUDAAPI cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
+  return copy(reinterpret_cast<uintptr_t>(dst), src, n, false, true);
+}
+CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy(dst, src, n, true, true); }
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  if (CUresult r = ready()) return r;
+  std::memmove(bytes_at(dst, n), bytes_at(src, n), n);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream) {
+  return cuMemcpyHtoD_v2(dst, src, n);
+}
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream) {
+  return cuMemcpyDtoH_v2(dst, src, n);
+}
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
+  return cuMemcpyDtoD_v2(dst, src, n);
+}
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) { return cuMemcpy(dst, src, n); }
+
+CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) { return fill<uint8_t>(dst, v, n); }
+CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) { return fill<uint16_t>(dst, v, n); }
+CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) { return fill<uint32_t>(dst, v, n); }
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream) { return fill<uint8_t>(dst, v, n); }
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream) {
+  return fill<uint16_t>(dst, v, n);
+}
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream) { return fill<uint32_t>(dst, v, n); }
+
+}  // extern "C"

@@ -1,0 +1,303 @@
+// Modules, libraries, kernels and launches (CUDA Driver API §6.10-6.12, §6.22): a module is a
+// ptxvm::Module loaded from PTX text or from the PTX of a fat binary; a launch runs at once.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "driver.h"
+#include "fatbin.h"
+
+namespace ptxvm::cuda {
+
+CUresult load_module(CUmodule* out, const void* image) {
+  if (!out || !image) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  uint32_t magic;
+  std::memcpy(&magic, image, sizeof magic);
+  std::string ptx, why;
+  if (magic == kFatbinMagic || magic == kFatbinWrapperMagic) {
+    ptx = fatbin_ptx(image, static_cast<unsigned>(d.config.major * 10 + d.config.minor), why);
+    if (ptx.empty()) {
+      std::fprintf(stderr, "ptxvm: %s\n", why.c_str());
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+  } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin
+    std::fprintf(stderr, "ptxvm: a cubin holds machine code only, which ptxvm cannot run: load PTX, or rebuild "
+                         "with -gencode arch=compute_XX,code=compute_XX\n");
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  } else {
+    ptx = static_cast<const char*>(image);
+  }
+  std::string diagnostics;
+  auto module = d.device.load_module(ptx, "module.ptx", &diagnostics);
+  if (!module) {
+    std::fprintf(stderr, "ptxvm: the module does not load:\n%s", diagnostics.c_str());
+    return CUDA_ERROR_INVALID_PTX;
+  }
+  auto m = std::make_unique<CUmod_st>();
+  m->module = std::move(module);
+  for (const std::string& name : m->module->kernels()) {
+    auto f = std::make_unique<CUfunc_st>();
+    f->module = m.get();
+    f->name = name;
+    f->params = m->module->params(name);
+    m->functions[name] = std::move(f);
+  }
+  *out = m.release();
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra) {
+  if (!f) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = ready()) return r;
+  // The arguments: one pointer per parameter (kernelParams), or one buffer laid out as the
+  // parameters are (extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, p, CU_LAUNCH_PARAM_BUFFER_SIZE, &n, END}).
+  const uint8_t* buffer = nullptr;
+  size_t buffer_size = 0;
+  for (void** e = extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
+    if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = static_cast<const uint8_t*>(e[1]);
+    else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE) buffer_size = *static_cast<size_t*>(e[1]);
+    else return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (!params && !buffer && !f->params.empty()) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<KernelArg> args;
+  size_t offset = 0;
+  for (size_t i = 0; i < f->params.size(); ++i) {
+    const KernelParam& p = f->params[i];
+    offset = (offset + p.align - 1) / p.align * p.align;
+    const uint8_t* from = params ? static_cast<const uint8_t*>(params[i]) : buffer + offset;
+    if (!params && offset + p.size > buffer_size) return CUDA_ERROR_INVALID_VALUE;
+    args.push_back({std::vector<uint8_t>(from, from + p.size)});
+    offset += p.size;
+  }
+  if (std::string why = f->module->module->check_launch(f->name, config, args); !why.empty()) {
+    std::fprintf(stderr, "ptxvm: %s\n", why.c_str());
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  const LaunchResult r = f->module->module->launch(f->name, config, args);
+  if (!r.output.empty()) {
+    std::fwrite(r.output.data(), 1, r.output.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (r.ok) return CUDA_SUCCESS;
+  std::fprintf(stderr, "%s\n", r.error.c_str());  // the report names ptxvm, kernel, CTA, warp, lane, line
+  if (!r.guest_fault) return CUDA_ERROR_INVALID_VALUE;
+  const CUresult fault = r.error.find("assertion") != std::string::npos ? CUDA_ERROR_ASSERT
+                         : r.error.find("misaligned") != std::string::npos ? CUDA_ERROR_MISALIGNED_ADDRESS
+                         : r.error.find("trap") != std::string::npos ? CUDA_ERROR_LAUNCH_FAILED
+                                                                      : CUDA_ERROR_ILLEGAL_ADDRESS;
+  driver().sticky = fault;
+  return fault;
+}
+
+}  // namespace ptxvm::cuda
+
+using namespace ptxvm::cuda;
+
+namespace {
+
+ptxvm::LaunchConfig config_of(CUfunc_st* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                              unsigned bz, unsigned shared) {
+  ptxvm::LaunchConfig c;
+  c.grid = {gx, gy, gz};
+  c.block = {bx, by, bz};
+  c.shared_bytes = shared;
+  if (f && f->cluster[0]) {
+    c.cluster = {static_cast<uint32_t>(f->cluster[0]), static_cast<uint32_t>(f->cluster[1]),
+                 static_cast<uint32_t>(f->cluster[2])};
+    c.explicit_cluster = true;
+  }
+  if (f) c.non_portable_cluster = f->non_portable_cluster;
+  return c;
+}
+
+CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule m, const char* name) {
+  if (!m || !name) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  auto v = m->module->variable(name);
+  if (!v) return CUDA_ERROR_NOT_FOUND;
+  if (dptr) *dptr = v->address;
+  if (bytes) *bytes = v->size;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule* m, const void* image) { return load_module(m, image); }
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned, CUjit_option*, void**) {
+  return load_module(m, image);
+}
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* m, const void* image) { return load_module(m, image); }
+
+CUresult CUDAAPI cuModuleLoad(CUmodule* m, const char* path) {
+  if (!path) return CUDA_ERROR_INVALID_VALUE;
+  std::FILE* file = std::fopen(path, "rb");
+  if (!file) return CUDA_ERROR_FILE_NOT_FOUND;
+  std::string bytes;
+  char chunk[65536];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, n);
+  std::fclose(file);
+  return load_module(m, bytes.c_str());
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule m) {
+  if (!m) return CUDA_ERROR_INVALID_HANDLE;
+  delete m;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
+  if (!f || !m || !name) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  auto it = m->functions.find(name);
+  if (it == m->functions.end()) return CUDA_ERROR_NOT_FOUND;
+  *f = it->second.get();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule m, const char* name) {
+  return get_global(dptr, bytes, m, name);
+}
+
+// Libraries (CUDA 12+): a library is its module; a CUkernel is the module's CUfunction.
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* lib, const void* image, CUjit_option*, void**, unsigned,
+                                   CUlibraryOption*, void**, unsigned) {
+  if (!lib) return CUDA_ERROR_INVALID_VALUE;
+  CUmodule m = nullptr;
+  if (CUresult r = load_module(&m, image)) return r;
+  *lib = new CUlib_st{m};
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLibraryUnload(CUlibrary lib) {
+  if (!lib) return CUDA_ERROR_INVALID_HANDLE;
+  delete lib->module;
+  delete lib;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLibraryGetModule(CUmodule* m, CUlibrary lib) {
+  if (!m || !lib) return CUDA_ERROR_INVALID_VALUE;
+  *m = lib->module;
+  return ready();
+}
+
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel* k, CUlibrary lib, const char* name) {
+  if (!k || !lib) return CUDA_ERROR_INVALID_VALUE;
+  CUfunction f = nullptr;
+  CUresult r = cuModuleGetFunction(&f, lib->module, name);
+  *k = reinterpret_cast<CUkernel>(f);
+  return r;
+}
+
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary lib, const char* name) {
+  if (!lib) return CUDA_ERROR_INVALID_HANDLE;
+  return get_global(dptr, bytes, lib->module, name);
+}
+
+CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary lib, const char* name) {
+  return cuLibraryGetGlobal(dptr, bytes, lib, name);
+}
+
+CUresult CUDAAPI cuKernelGetFunction(CUfunction* f, CUkernel k) {
+  if (!f || !k) return CUDA_ERROR_INVALID_VALUE;
+  *f = reinterpret_cast<CUfunction>(k);
+  return ready();
+}
+
+CUresult CUDAAPI cuKernelGetLibrary(CUlibrary*, CUkernel) { return CUDA_ERROR_NOT_SUPPORTED; }
+
+CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction f) {
+  if (!name || !f) return CUDA_ERROR_INVALID_VALUE;
+  *name = f->name.c_str();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute attr, CUfunction f) {
+  if (!value || !f) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  const int arch = driver().config.major * 10 + driver().config.minor;
+  switch (attr) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;  // nominal: ptxvm has no register allocation
+  case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+  case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = arch; break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = f->max_dynamic_shared; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *value = f->cluster[0]; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *value = f->cluster[1]; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *value = f->cluster[2]; break;
+  case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *value = f->non_portable_cluster; break;
+  default: *value = 0;  // shared, constant and local sizes: ptxvm does not report them yet
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
+  if (!f) return CUDA_ERROR_INVALID_HANDLE;
+  switch (attr) {
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: f->max_dynamic_shared = value; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: f->cluster[0] = value; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: f->cluster[1] = value; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: f->cluster[2] = value; break;
+  case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: f->non_portable_cluster = value != 0; break;
+  default: break;  // carve-out and cache preferences: nothing to set
+  }
+  return ready();
+}
+
+CUresult CUDAAPI cuKernelGetAttribute(int* value, CUfunction_attribute attr, CUkernel k, CUdevice) {
+  return cuFuncGetAttribute(value, attr, reinterpret_cast<CUfunction>(k));
+}
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attr, int value, CUkernel k, CUdevice) {
+  return cuFuncSetAttribute(reinterpret_cast<CUfunction>(k), attr, value);
+}
+CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction, CUfunc_cache) { return ready(); }
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel, CUfunc_cache, CUdevice) { return ready(); }
+CUresult CUDAAPI cuFuncGetModule(CUmodule* m, CUfunction f) {
+  if (!m || !f) return CUDA_ERROR_INVALID_VALUE;
+  *m = f->module;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                unsigned bz, unsigned shared, CUstream, void** params, void** extra) {
+  return launch(f, config_of(f, gx, gy, gz, bx, by, bz, shared), params, extra);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                           unsigned by, unsigned bz, unsigned shared, CUstream, void** params) {
+  ptxvm::LaunchConfig c = config_of(f, gx, gy, gz, bx, by, bz, shared);
+  c.cooperative = true;
+  return launch(f, c, params, nullptr);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+  if (!config) return CUDA_ERROR_INVALID_VALUE;
+  ptxvm::LaunchConfig c = config_of(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
+                                    config->blockDimY, config->blockDimZ, config->sharedMemBytes);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute& a = config->attrs[i];
+    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      c.cluster = {a.value.clusterDim.x, a.value.clusterDim.y, a.value.clusterDim.z};
+      c.explicit_cluster = true;
+    } else if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) {
+      c.cooperative = a.value.cooperative != 0;
+    }
+  }
+  return launch(f, c, params, extra);
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block, size_t) {
+  if (!blocks || !f || block <= 0) return CUDA_ERROR_INVALID_VALUE;
+  *blocks = std::max(1, std::min(32, 2048 / block));
+  return ready();
+}
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, CUfunction f, int block,
+                                                                      size_t shared, unsigned) {
+  return cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block, shared);
+}
+
+}  // extern "C"

@@ -1,0 +1,159 @@
+// libcuda.so.1 (src/cuda/) through the CUDA Driver API: PTX modules, memory, launches, faults,
+// and cuGetProcAddress answering as the real driver does (tests/hw/driver/proc_address.json).
+#include <cuda.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+// c[i] = a[i] + b[i] for i < n; reads a[n] when n is negative (out of bounds).
+const char* kPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .global .align 4 .u32 counter;
+.visible .const .align 4 .f32 scale;
+.visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c, .param .s32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<5>;
+  .reg .f32 %f<5>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [c];
+  ld.param.s32 %r1, [n];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r2, %r2, %r3, %r4;
+  setp.ge.s32 %p1, %r2, %r1;
+  @%p1 bra DONE;
+  mul.wide.s32 %rd4, %r2, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd2, %rd4;
+  add.s64 %rd7, %rd3, %rd4;
+  ld.global.f32 %f1, [%rd5];
+  ld.global.f32 %f2, [%rd6];
+  ld.const.f32 %f4, [scale];
+  add.f32 %f3, %f1, %f2;
+  mul.f32 %f3, %f3, %f4;
+  st.global.f32 [%rd7], %f3;
+  red.global.add.u32 [counter], 1;
+DONE:
+  ret;
+}
+)";
+
+class Driver : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    CUdevice dev;
+    ASSERT_EQ(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
+    ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleLoadData(&mod, kPtx), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleGetFunction(&fn, mod, "vadd"), CUDA_SUCCESS);
+  }
+  void TearDown() override { cuModuleUnload(mod); }
+  CUcontext ctx = nullptr;
+  CUmodule mod = nullptr;
+  CUfunction fn = nullptr;
+};
+
+TEST_F(Driver, DeviceQueries) {
+  int count = 0, major = 0, sms = 0;
+  ASSERT_EQ(cuDeviceGetCount(&count), CUDA_SUCCESS);
+  EXPECT_EQ(count, 1);
+  ASSERT_EQ(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0), CUDA_SUCCESS);
+  EXPECT_EQ(major, 9);
+  ASSERT_EQ(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), CUDA_SUCCESS);
+  EXPECT_EQ(sms, 132);
+  int version = 0;
+  ASSERT_EQ(cuDriverGetVersion(&version), CUDA_SUCCESS);
+  EXPECT_EQ(version, 13000);
+  const char* name = nullptr;
+  ASSERT_EQ(cuGetErrorName(CUDA_ERROR_ILLEGAL_ADDRESS, &name), CUDA_SUCCESS);
+  EXPECT_STREQ(name, "CUDA_ERROR_ILLEGAL_ADDRESS");
+}
+
+TEST_F(Driver, LaunchWithGlobalsAndConstants) {
+  const int n = 1000;
+  std::vector<float> host(n), out(n);
+  for (int i = 0; i < n; ++i) host[i] = static_cast<float>(i);
+  CUdeviceptr a, b, c, counter, scale;
+  size_t bytes = 0;
+  ASSERT_EQ(cuMemAlloc(&a, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&b, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&c, n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(a % 256, 0u);
+  ASSERT_EQ(cuMemcpyHtoD(a, host.data(), n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(b, host.data(), n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleGetGlobal(&scale, &bytes, mod, "scale"), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, 4u);
+  const float half = 0.5f;
+  ASSERT_EQ(cuMemcpyHtoD(scale, &half, 4), CUDA_SUCCESS);  // cudaMemcpyToSymbol of a __constant__
+  ASSERT_EQ(cuModuleGetGlobal(&counter, &bytes, mod, "counter"), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD32(counter, 0, 1), CUDA_SUCCESS);
+  int count = n;
+  void* args[] = {&a, &b, &c, &count};
+  ASSERT_EQ(cuLaunchKernel(fn, 4, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(out.data(), c, n * 4), CUDA_SUCCESS);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(i)) << i;  // (i + i) * 0.5
+  uint32_t launched = 0;
+  ASSERT_EQ(cuMemcpyDtoH(&launched, counter, 4), CUDA_SUCCESS);
+  EXPECT_EQ(launched, 1000u);
+  // device memory is host memory at the same address (unified addressing)
+  EXPECT_EQ(reinterpret_cast<float*>(c)[10], 10.0f);
+  // the arguments as one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER), laid out as the parameters
+  struct {
+    CUdeviceptr a, b, c;
+    int n;
+  } packed{a, b, c, 10};
+  size_t size = sizeof packed;
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+  ASSERT_EQ(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, extra), CUDA_SUCCESS);
+  for (CUdeviceptr p : {a, b, c}) EXPECT_EQ(cuMemFree(p), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree(a), CUDA_ERROR_INVALID_VALUE);  // twice
+}
+
+TEST_F(Driver, ProcAddressAnswersAsTheRealDriver) {
+  void* fn_ptr = nullptr;
+  CUdriverProcAddressQueryResult status;
+  ASSERT_EQ(cuGetProcAddress("cuMemAlloc", &fn_ptr, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status), CUDA_SUCCESS);
+  EXPECT_EQ(fn_ptr, reinterpret_cast<void*>(&cuMemAlloc_v2));
+  EXPECT_EQ(status, CU_GET_PROC_ADDRESS_SUCCESS);
+  ASSERT_EQ(cuGetProcAddress("cuMemcpy", &fn_ptr, 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status),
+            CUDA_SUCCESS);
+  EXPECT_NE(fn_ptr, nullptr);  // cuMemcpy_ptds
+  ASSERT_EQ(cuGetProcAddress("cuNoSuchFunction", &fn_ptr, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status), CUDA_SUCCESS);
+  EXPECT_EQ(fn_ptr, nullptr);
+  EXPECT_EQ(status, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+  ASSERT_EQ(cuGetProcAddress("cuLaunchKernelEx", &fn_ptr, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &status), CUDA_SUCCESS);
+  EXPECT_EQ(status, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
+  EXPECT_EQ(cuGetProcAddress("cuMemAlloc", &fn_ptr, 13010, CU_GET_PROC_ADDRESS_DEFAULT, &status),
+            CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_F(Driver, InvalidPtxAndMachineCodeAreRefused) {
+  CUmodule m = nullptr;
+  EXPECT_EQ(cuModuleLoadData(&m, ".version 8.0\n.target sm_90\n.address_size 64\n.entry k() { bogus; }\n"),
+            CUDA_ERROR_INVALID_PTX);
+  const unsigned char elf[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
+  EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
+}
+
+// Last: a fault is sticky, as on a GPU (every later call reports it).
+TEST_F(Driver, ZFaultIsStickyIllegalAddress) {
+  CUdeviceptr a;
+  ASSERT_EQ(cuMemAlloc(&a, 16), CUDA_SUCCESS);
+  int count = 64;  // 64 threads read 16 bytes
+  void* args[] = {&a, &a, &a, &count};
+  EXPECT_EQ(cuLaunchKernel(fn, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr), CUDA_ERROR_ILLEGAL_ADDRESS);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+}
+
+}  // namespace
