@@ -28,8 +28,7 @@ struct CUctx_st {
   std::map<void*, Stored> stored;
 };
 
-// A loaded module: its kernels (the same objects serve as CUfunction and CUkernel) and the
-// library handle that loaded it, if any.
+// A loaded module and its kernels (the same objects serve as CUfunction and CUkernel).
 struct CUmod_st {
   std::unique_ptr<ptxvm::Module> module;
   std::map<std::string, std::unique_ptr<CUfunc_st>> functions;

@@ -20,7 +20,7 @@ namespace {
 struct ProcRow {
   const char* name;
   unsigned flags;  // 1 default, 2 legacy stream, 4 per-thread default stream
-  int from, to;    // CUDA versions
+  int from;        // the CUDA version from which `symbol` answers (until a later row's)
   const char* symbol;
 };
 constexpr ProcRow kProcTable[] = {
