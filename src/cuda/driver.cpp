@@ -35,6 +35,13 @@ Config read_config() {
 
 bool valid(CUdevice dev) { return dev >= 0 && dev < driver().config.devices; }
 
+// The prologue of a device query: somewhere to answer, the driver ready, the device there.
+CUresult query(const void* out, CUdevice dev) {
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  return valid(dev) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
 // The attributes of an H100 SXM (sm_90) as its driver reports them; those that depend on the
 // compute capability follow PTXVM_CC.
 int attribute(CUdevice_attribute a) {
@@ -152,9 +159,7 @@ CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev) {
 }
 
 CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev) {
-  if (!uuid) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = ready()) return r;
-  if (!valid(dev)) return CUDA_ERROR_INVALID_DEVICE;
+  if (CUresult r = query(uuid, dev)) return r;
   std::memset(uuid->bytes, 0, sizeof uuid->bytes);
   std::memcpy(uuid->bytes, "ptxvm", 5);
   uuid->bytes[15] = static_cast<char>(dev);
@@ -162,17 +167,13 @@ CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev) {
 }
 
 CUresult CUDAAPI cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev) {
-  if (!bytes) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = ready()) return r;
-  if (!valid(dev)) return CUDA_ERROR_INVALID_DEVICE;
+  if (CUresult r = query(bytes, dev)) return r;
   *bytes = size_t{80} << 30;
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attr, CUdevice dev) {
-  if (!value) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = ready()) return r;
-  if (!valid(dev)) return CUDA_ERROR_INVALID_DEVICE;
+  if (CUresult r = query(value, dev)) return r;
   if (attr <= 0 || attr >= CU_DEVICE_ATTRIBUTE_MAX) return CUDA_ERROR_INVALID_VALUE;
   *value = attribute(attr);
   return CUDA_SUCCESS;
@@ -189,9 +190,7 @@ CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice dev)
 // ---- contexts: one primary context per device; explicit contexts are the same object ----
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* ctx, CUdevice dev) {
-  if (!ctx) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = ready()) return r;
-  if (!valid(dev)) return CUDA_ERROR_INVALID_DEVICE;
+  if (CUresult r = query(ctx, dev)) return r;
   Driver& d = driver();
   std::lock_guard lock(d.mutex);
   ++d.primary_refs[static_cast<size_t>(dev)];
