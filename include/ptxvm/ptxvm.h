@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxvm/texture.h"
+
 namespace ptxvm {
 
 struct Dim3 {
@@ -129,6 +131,15 @@ public:
   void* host_pointer(uint64_t address, size_t bytes);
   void copy_to_device(uint64_t dst, const void* src, size_t bytes);
   void copy_to_host(void* dst, uint64_t src, size_t bytes);
+
+  // Texture, sampler and surface objects (PTX §5.3), what cuTexObjectCreate / cuSurfObjectCreate
+  // make: the handle a kernel takes in a .u64 register, a kernel parameter or a .texref /
+  // .samplerref / .surfref variable. The resource's texels stay in device memory the caller owns.
+  // Throws std::invalid_argument (naming the rule) for a resource that cannot be read as described.
+  uint64_t create_texture(const TextureResource& resource, const TextureSampler& sampler);
+  uint64_t create_sampler(const TextureSampler& sampler);  // for independent texturing (.samplerref)
+  uint64_t create_surface(const TextureResource& resource);
+  void destroy_object(uint64_t handle);  // throws std::invalid_argument for an unknown handle
 
   // Parses, checks and prepares a module. On invalid or unsupported PTX returns null and puts
   // the diagnostics (file:line:col: error: ...) in *diagnostics.

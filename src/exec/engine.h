@@ -17,6 +17,7 @@
 #include "program/program.h"
 #include "mem/memory.h"
 #include "mma/arith.h"
+#include "texture/objects.h"
 
 namespace ptxvm::exec {
 
@@ -47,6 +48,7 @@ struct Launch {
   uint32_t dynamic_shared = 0;
   unsigned threads = 1;              // host threads running CTAs
   mem::GlobalMemory* global = nullptr;
+  const texture::Objects* textures = nullptr;  // texture, sampler and surface handles (§5.3)
   mem::Buffer params;                // the kernel's parameter buffer (§5.1.6.1)
   std::string* output = nullptr;     // printf output; appended under `output_mutex`
   mutable std::mutex output_mutex;

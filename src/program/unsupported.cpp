@@ -6,14 +6,8 @@ namespace ptxvm::program {
 namespace {
 
 struct Reason {
-  std::string_view what;  // a section ("9.7.15": the section and its subsections) or a family key
+  std::string_view what;  // a family key
   std::string_view why;
-};
-
-// Whole §9.7 groups that a future unit executes.
-constexpr Reason kBySection[] = {
-    {"9.7.10", "textures (issue 21)"},
-    {"9.7.11", "surfaces (issue 21)"},
 };
 
 // Single families.
@@ -33,13 +27,7 @@ std::string unsupported_reason(const isa::Family& f) {
   const std::string key = f.key();
   for (const Reason& r : kByFamily)
     if (r.what == key) return std::string(r.why);
-  std::string_view best, why;
-  for (const Reason& r : kBySection) {
-    std::string_view s = f.section;
-    bool inside = s.substr(0, r.what.size()) == r.what && (s.size() == r.what.size() || s[r.what.size()] == '.');
-    if (inside && r.what.size() > best.size()) best = r.what, why = r.why;
-  }
-  return std::string(why);
+  return "";
 }
 
 }  // namespace ptxvm::program

@@ -18,6 +18,7 @@ namespace ptxvm {
 
 struct Device::Impl {
   mem::GlobalMemory global;
+  texture::Objects textures;
 };
 
 struct Module::Impl {
@@ -159,6 +160,7 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.dynamic_shared = config.shared_bytes;
   l.threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
   l.global = &impl_->device->global;
+  l.textures = &impl_->device->textures;
   l.step_limit = config.step_limit;
   l.watchdog_seconds = config.watchdog_seconds;
   l.cancel = config.cancel;
@@ -207,6 +209,27 @@ uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes); }
 uint64_t Device::adopt(void* host, size_t bytes) { return impl_->global.adopt(static_cast<uint8_t*>(host), bytes); }
 void Device::free(uint64_t address) { impl_->global.free(address); }
 void* Device::host_pointer(uint64_t address, size_t bytes) { return impl_->global.find(address, bytes); }
+
+namespace {
+texture::Object checked(texture::Object::Kind kind, const TextureResource& r, const TextureSampler& s) {
+  if (kind != texture::Object::Kind::Sampler)
+    if (std::string why = texture::validate(r); !why.empty()) throw std::invalid_argument(why);
+  return {kind, r, s};
+}
+}  // namespace
+
+uint64_t Device::create_texture(const TextureResource& resource, const TextureSampler& sampler) {
+  return impl_->textures.add(checked(texture::Object::Kind::Texture, resource, sampler));
+}
+uint64_t Device::create_sampler(const TextureSampler& sampler) {
+  return impl_->textures.add(checked(texture::Object::Kind::Sampler, {}, sampler));
+}
+uint64_t Device::create_surface(const TextureResource& resource) {
+  return impl_->textures.add(checked(texture::Object::Kind::Surface, resource, {}));
+}
+void Device::destroy_object(uint64_t handle) {
+  if (!impl_->textures.remove(handle)) throw std::invalid_argument("no texture, sampler or surface object " + std::to_string(handle));
+}
 
 void Device::copy_to_device(uint64_t dst, const void* src, size_t bytes) {
   uint8_t* p = impl_->global.find(dst, bytes);

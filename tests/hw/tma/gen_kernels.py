@@ -21,17 +21,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TYPES = {"u8": (0, 1), "u16": (1, 2), "u32": (2, 4), "s32": (3, 4), "u64": (4, 8), "s64": (5, 8), "f16": (6, 2),
          "f32": (7, 4), "f64": (8, 8), "bf16": (9, 2), "tf32": (11, 4)}
 SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+INTERLEAVE = {"none": 0, "16B": 1, "32B": 2}
 
 texts = []
 
 
-def text(name, d, t, dims, box, swizzle="none", oob=0, estrides=None, pad=0, coords=None, op="", im2col=None):
+def text(name, d, t, dims, box, swizzle="none", oob=0, estrides=None, pad=0, coords=None, op="", im2col=None,
+         interleave="none"):
     code, size = TYPES[t]
     rank = len(dims)
     estrides = estrides or [1] * rank
     strides, s = [], dims[0] * size
+    row = 32 if interleave == "32B" else 16
     for i in range(1, rank):
-        s = (s + pad + 15) // 16 * 16  # rows padded to 16 bytes (and `pad` more)
+        s = (s + pad + row - 1) // row * row  # rows padded to 16 bytes (32 for a 32-byte interleave), and `pad` more
         strides.append(s)
         s *= dims[i]
     counts = [(b + e - 1) // e for b, e in zip(box, estrides)]
@@ -45,7 +48,7 @@ def text(name, d, t, dims, box, swizzle="none", oob=0, estrides=None, pad=0, coo
         coords = [[0] * rank, [-(b // 2) for b in box], [dm - b // 2 for dm, b in zip(dims, box)],
                   [dm + 3 for dm in dims]]
     texts.append(dict(name=name, d=d, op=op, im2col=im2col, t=t, code=code, size=size, rank=rank, dims=dims, strides=strides, box=box,
-                      estrides=estrides, swizzle=SWIZZLE[swizzle], oob=oob, coords=coords, buffer=max(s, 16),
+                      estrides=estrides, swizzle=SWIZZLE[swizzle], oob=oob, interleave=INTERLEAVE[interleave], coords=coords, buffer=max(s, 16),
                       box_bytes=box_bytes))
 
 
@@ -100,10 +103,38 @@ conv("im2col_ndhwc", "u8", [32, 6, 5, 4, 2], 32, 40, [-1, -1, 0], [-1, -1, -1],
      [([0, 0, 0, 0, 0], [0, 0, 0]), ([0, 4, 3, 2, 0], [1, 1, 1]), ([0, -1, -1, 1, 1], [2, 2, 1]), ([0, 2, 1, 0, 1], [0, 1, 0])],
      "32B")
 
+# interleaved layouts (§5.5.6: NC/8HWC8 in 16-byte slices, NC/16HWC16 in 32-byte ones), rank 3 to 5. The
+# f32 and u32 texts' random words are unique, so each shared-memory word names the tensor element it
+# came from; the kernels also record the raw mbarrier word (its pending transaction count).
+text("il16_f32_slice", "L", "f32", [4, 9, 5], [4, 4, 2], interleave="16B")
+text("il16_f32_half", "L", "f32", [4, 9, 5], [2, 4, 2], interleave="16B")
+text("il16_f32_wide", "L", "f32", [12, 9, 5], [8, 4, 2], interleave="16B")
+text("il16_f32_odd", "L", "f32", [6, 7, 5], [3, 5, 2], interleave="16B")
+text("il16_f32_estride", "L", "f32", [8, 9, 5], [8, 4, 2], estrides=[2, 1, 1], interleave="16B")
+text("il16_f32_estride_y", "L", "f32", [4, 9, 5], [4, 6, 2], estrides=[1, 2, 1], interleave="16B")
+text("il16_f32_32B", "L", "f32", [4, 9, 5], [4, 8, 2], "32B", interleave="16B")
+text("il16_f32_64B", "L", "f32", [4, 9, 5], [4, 8, 2], "64B", interleave="16B")
+text("il16_f32_128B", "L", "f32", [4, 17, 5], [4, 16, 2], "128B", interleave="16B")
+text("il16_u32_4d", "L", "u32", [4, 6, 5, 3], [4, 4, 2, 2], interleave="16B")
+text("il16_f16_5d_nan", "L", "f16", [8, 5, 4, 3, 2], [8, 4, 2, 2, 2], oob=1, interleave="16B")
+text("il16_u8_3d", "L", "u8", [16, 9, 5], [16, 4, 2], interleave="16B")
+text("il16_f64_3d", "L", "f64", [2, 9, 5], [2, 4, 2], "64B", interleave="16B")
+text("il32_f32_slice", "L", "f32", [8, 9, 5], [8, 4, 2], "32B", interleave="32B")
+text("il32_f32_half", "L", "f32", [8, 9, 5], [4, 4, 2], "32B", interleave="32B")
+text("il32_f32_noswizzle", "L", "f32", [8, 9, 5], [8, 4, 2], interleave="32B")
+text("il32_f32_wide", "L", "f32", [24, 9, 5], [16, 4, 2], "32B", interleave="32B")
+text("il32_u8_3d", "L", "u8", [32, 9, 5], [32, 4, 2], "32B", interleave="32B")
+text("il32_u32_4d_estride", "L", "u32", [8, 6, 5, 3], [8, 4, 2, 2], "32B", estrides=[1, 2, 1, 1], interleave="32B")
+text("st_il16_f32_3d", "S", "f32", [4, 9, 5], [4, 4, 2], interleave="16B")
+text("st_il16_f32_wide", "S", "f32", [12, 9, 5], [8, 4, 2], "64B", interleave="16B")
+text("st_il32_f32_3d", "S", "f32", [8, 9, 5], [8, 4, 2], "32B", interleave="32B")
+text("red_il16_add_f32", "R", "f32", [4, 9, 5], [4, 4, 2], op="add", interleave="16B")
+
 
 def kernel(idx, t):
     r = t["rank"]
-    region = (2 * t["box_bytes"] + 1023) // 1024 * 1024  # the box and what follows it
+    spare = 4 if t["interleave"] else 2  # an interleaved copy may move more than the box
+    region = (spare * t["box_bytes"] + 1023) // 1024 * 1024  # the box and what follows it
     coords = ", ".join(f"%r{10 + i}" for i in range(r))
     out = [f".visible .entry k{idx}(.param .align 64 .b8 tmap[128], .param .u64 pin, .param .u64 pout, "
            ".param .u32 c0, .param .u32 c1, .param .u32 c2, .param .u32 c3, .param .u32 c4, "
@@ -140,8 +171,11 @@ def kernel(idx, t):
         out += [f"\t@%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], {t['box_bytes']};", copy,
                 "\tmov.u32 %r7, 0;", "WAIT:", "\tmbarrier.try_wait.parity.shared.b64 %p3, [bar], 0;",
                 "\t@%p3 bra DONE;", "\tadd.u32 %r7, %r7, 1;", "\tsetp.lt.u32 %p2, %r7, 1000000;", "\t@%p2 bra WAIT;",
-                "DONE:", "\tselp.u32 %r8, 1, 0, %p3;", f"\t@%p1 st.global.u32 [%rd4+{region}], %r8;",
-                "\tmov.u32 %r3, %r1;", "COPY:", "\tshl.b32 %r4, %r3, 2;", "\tadd.u32 %r5, %r2, %r4;",
+                "DONE:", "\tselp.u32 %r8, 1, 0, %p3;", f"\t@%p1 st.global.u32 [%rd4+{region}], %r8;"]
+        if t["interleave"]:
+            out += ["\tld.shared.v2.u32 {%r9, %r10}, [bar];", f"\t@%p1 st.global.u32 [%rd4+{region + 4}], %r9;",
+                    f"\t@%p1 st.global.u32 [%rd4+{region + 8}], %r10;"]
+        out += ["\tmov.u32 %r3, %r1;", "COPY:", "\tshl.b32 %r4, %r3, 2;", "\tadd.u32 %r5, %r2, %r4;",
                 "\tld.shared.u32 %r6, [%r5];", "\tcvt.u64.u32 %rd5, %r4;", "\tadd.s64 %rd6, %rd4, %rd5;",
                 "\tst.global.u32 [%rd6], %r6;", "\tadd.u32 %r3, %r3, 128;", f"\tsetp.lt.u32 %p2, %r3, {region // 4};",
                 "\t@%p2 bra COPY;"]
@@ -162,7 +196,7 @@ def main():
     body = ["// Generated by gen_kernels.py: one kernel per TMA text (texts.inc).", ".version 8.0", ".target sm_90a",
             ".address_size 64", ""]
     inc = ["// Generated by gen_kernels.py: {kernel, name, dir, op, type, elem bytes, rank, dims, strides, box,",
-           "//   element strides, swizzle, oob, coordinate sets, coords, buffer bytes, box bytes, region bytes,",
+           "//   element strides, swizzle, oob, interleave, coordinate sets, coords, buffer bytes, box bytes, region bytes,",
            "//   im2col lower corner, upper corner, channels, pixels, offsets per set}"]
     for i, t in enumerate(texts):
         src, region = kernel(i, t)
@@ -172,7 +206,7 @@ def main():
         im2 = (f'{arr(im.get("lower", []), 3)}, {arr(im.get("upper", []), 3)}, {im.get("channels", 0)}, {im.get("pixels", 0)}, '
                "{" + ", ".join(arr(o, 3) for o in (im.get("offsets") or [[0, 0, 0]] * 4)) + "}")
         inc.append(f'{{"k{i}", "{t["name"]}", \'{t["d"]}\', "{t["op"]}", {t["code"]}, {t["size"]}, {t["rank"]}, {arr(t["dims"], 5)}, '
-                   f'{arr(t["strides"], 4)}, {arr(t["box"], 5)}, {arr(t["estrides"], 5)}, {t["swizzle"]}, {t["oob"]}, '
+                   f'{arr(t["strides"], 4)}, {arr(t["box"], 5)}, {arr(t["estrides"], 5)}, {t["swizzle"]}, {t["oob"]}, {t["interleave"]}, '
                    f'{len(t["coords"])}, {coords}, {t["buffer"]}, {t["box_bytes"]}, {region}, {im2}}},')
     with open(os.path.join(HERE, "tma_kernels.ptx"), "w") as f:
         f.write("\n".join(body))

@@ -7,7 +7,8 @@
 //
 // Each launch runs in a process of its own (a TMA fault leaves the context unusable) and appends
 // to out/tma.bin a record: uint16 length, "<set> <name>", uint8 4, uint32 word count, the words; a
-// launch the GPU stops with an error is a record of no words.
+// launch the GPU stops with an error is a record of no words, a map the encoder refuses one of word
+// size 0.
 #include <cuda.h>
 
 #include <cstdio>
@@ -27,7 +28,17 @@ int main(int argc, char** argv) {
   }
   const unsigned only = unsigned(std::stoul(argv[3])), only_set = unsigned(std::stoul(argv[4]));
   CUmodule mod = load_ptx(argv[1]);
-  std::string file;
+  // One record: uint16 length, "<set> <name>", uint8 word bytes (0: cuTensorMapEncode* refused the
+  // map), uint32 word count, the words.
+  auto record = [&](const std::string& name, uint8_t eb, const std::vector<uint32_t>& words) {
+    const uint16_t len = uint16_t(name.size());
+    const uint32_t n = uint32_t(words.size());
+    std::string file;
+    file.append(reinterpret_cast<const char*>(&len), 2).append(name);
+    file.append(reinterpret_cast<const char*>(&eb), 1).append(reinterpret_cast<const char*>(&n), 4);
+    file.append(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+    std::ofstream(std::string(argv[2]) + "/tma.bin", std::ios::binary | std::ios::app).write(file.data(), std::streamsize(file.size()));
+  };
   {
     const ptxvm_hw_tma::Text& t = ptxvm_hw_tma::kTexts[only];
     CUfunction fn;
@@ -47,15 +58,22 @@ int main(int argc, char** argv) {
       cuuint32_t box[5], es[5];
       for (unsigned i = 0; i < 5; ++i) dims[i] = t.dims[i], box[i] = t.box[i], es[i] = t.element_strides[i];
       for (unsigned i = 0; i < 4; ++i) strides[i] = t.strides[i];
+      CUresult encoded;
       if (t.dir == 'I')
-        CHECK(cuTensorMapEncodeIm2col(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
-                                      strides, t.lower, t.upper, t.channels, t.pixels, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        encoded = (cuTensorMapEncodeIm2col(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
+                                      strides, t.lower, t.upper, t.channels, t.pixels, es, CUtensorMapInterleave(t.interleave),
                                       CUtensorMapSwizzle(t.swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                       CUtensorMapFloatOOBfill(t.oob)));
       else
-        CHECK(cuTensorMapEncodeTiled(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
-                                     strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle(t.swizzle),
+        encoded = (cuTensorMapEncodeTiled(&map, CUtensorMapDataType(t.type), t.rank, reinterpret_cast<void*>(tensor), dims,
+                                     strides, box, es, CUtensorMapInterleave(t.interleave), CUtensorMapSwizzle(t.swizzle),
                                      CU_TENSOR_MAP_L2_PROMOTION_NONE, CUtensorMapFloatOOBfill(t.oob)));
+      const std::string name = std::to_string(set) + " " + t.name;
+      if (encoded != CUDA_SUCCESS) {
+        record(name, 0, {});
+        std::printf("%s: REFUSED by the encoder (%d)\n", name.c_str(), int(encoded));
+        return 0;
+      }
       int c[5];
       for (unsigned i = 0; i < 5; ++i) c[i] = t.coords[set][i];
       unsigned short o[3];
@@ -67,13 +85,7 @@ int main(int argc, char** argv) {
       if (run != CUDA_SUCCESS) {
         const char* why;
         cuGetErrorString(run, &why);
-        const std::string name = std::to_string(set) + " " + t.name;
-        const uint16_t len = uint16_t(name.size());
-        const uint8_t eb = 4;
-        const uint32_t n = 0;
-        file.append(reinterpret_cast<const char*>(&len), 2).append(name);
-        file.append(reinterpret_cast<const char*>(&eb), 1).append(reinterpret_cast<const char*>(&n), 4);
-        std::ofstream(std::string(argv[2]) + "/tma.bin", std::ios::binary | std::ios::app).write(file.data(), std::streamsize(file.size()));
+        record(name, 4, {});
         std::printf("%s: FAULT %s\n", name.c_str(), why);
         return 0;
       }
@@ -82,16 +94,9 @@ int main(int argc, char** argv) {
       CHECK(cuMemFree(tensor));
       CHECK(cuMemFree(in));
       CHECK(cuMemFree(out));
-      const std::string name = std::to_string(set) + " " + t.name;
-      const uint16_t len = uint16_t(name.size());
-      const uint8_t eb = 4;
-      const uint32_t n = uint32_t(out_n);
-      file.append(reinterpret_cast<const char*>(&len), 2).append(name);
-      file.append(reinterpret_cast<const char*>(&eb), 1).append(reinterpret_cast<const char*>(&n), 4);
-      file.append(reinterpret_cast<const char*>(got.data()), out_n * 4);
-      std::printf("%s: %s\n", name.c_str(), ptxvm_hw_tma::loads(t) ? (got[out_n - 1] == 1 ? "completed" : "NOT COMPLETED") : "stored");
+      record(name, 4, got);
+      std::printf("%s: %s\n", name.c_str(), ptxvm_hw_tma::loads(t) ? (got[ptxvm_hw_tma::compared_words(t) - 1] == 1 ? "completed" : "NOT COMPLETED") : "stored");
     }
   }
-  std::ofstream(std::string(argv[2]) + "/tma.bin", std::ios::binary | std::ios::app).write(file.data(), std::streamsize(file.size()));
   return 0;
 }

@@ -20,7 +20,7 @@ struct Text {
   unsigned elem_bytes, rank;
   uint64_t dims[5], strides[4];
   unsigned box[5], element_strides[5];
-  unsigned swizzle, oob;  // CUtensorMapSwizzle, CUtensorMapFloatOOBfill
+  unsigned swizzle, oob, interleave;  // CUtensorMapSwizzle, CUtensorMapFloatOOBfill, CUtensorMapInterleave
   unsigned coordinate_sets;
   int coords[4][5];
   unsigned buffer_bytes, box_bytes, region_bytes;  // the global tensor, the box, the shared buffer
@@ -53,6 +53,9 @@ inline std::vector<uint32_t> shared_source(const Text& t) { return words(seed_of
 
 // Words a launch records: a load's shared buffer and completion flag, a store's tensor image.
 inline bool loads(const Text& t) { return t.dir == 'L' || t.dir == 'I'; }
-inline size_t out_words(const Text& t) { return loads(t) ? t.region_bytes / 4 + 1 : (t.buffer_bytes + 3) / 4; }
+// A load's words: the shared buffer, the completion flag and, for an interleaved map, the raw mbarrier
+// word (hardware's own encoding, for reading its pending transaction count; not replayed).
+inline size_t compared_words(const Text& t) { return loads(t) ? t.region_bytes / 4 + 1 : (t.buffer_bytes + 3) / 4; }
+inline size_t out_words(const Text& t) { return compared_words(t) + (loads(t) && t.interleave ? 2 : 0); }
 
 }  // namespace ptxvm_hw_tma

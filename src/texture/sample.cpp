@@ -1,0 +1,351 @@
+#include "texture/sample.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "numeric/cvt_float.h"
+
+namespace ptxvm::texture {
+namespace {
+
+uint32_t f32_bits(float v) { return std::bit_cast<uint32_t>(v); }
+
+// A texel's four channels as the sampler returns them before filtering: numbers (a float
+// texture, or 8/16-bit integers read as normalized floats) or integers (read as integers).
+// Missing channels read 0, and alpha 1 (§5.3 leaves it open; the H100's choice).
+struct Texel {
+  std::array<float, 4> f{0, 0, 0, 1};
+  std::array<uint32_t, 4> i{0, 0, 0, 1};
+};
+
+bool returns_float(const Object& tex) {
+  const ChannelFormat f = tex.resource.format;
+  if (f == ChannelFormat::F16 || f == ChannelFormat::F32) return true;
+  if (f == ChannelFormat::U32 || f == ChannelFormat::S32) return false;
+  return !tex.sampler.read_as_integer;
+}
+
+float srgb_to_linear(float c) {  // the sRGB transfer function (IEC 61966-2-1)
+  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+Texel decode(const Object& tex, const uint8_t* p) {
+  const TextureResource& r = tex.resource;
+  const bool as_float = returns_float(tex);
+  Texel t;
+  for (unsigned c = 0; c < r.channels; ++c) {
+    switch (r.format) {
+    case ChannelFormat::U8: t.i[c] = p[c]; t.f[c] = float(p[c]) / 255.0f; break;
+    case ChannelFormat::S8: {
+      const int8_t v = int8_t(p[c]);
+      t.i[c] = uint32_t(int32_t(v));
+      t.f[c] = std::max(float(v) / 127.0f, -1.0f);
+      break;
+    }
+    case ChannelFormat::U16: {
+      uint16_t v;
+      std::memcpy(&v, p + 2 * c, 2);
+      t.i[c] = v;
+      t.f[c] = float(v) / 65535.0f;
+      break;
+    }
+    case ChannelFormat::S16: {
+      int16_t v;
+      std::memcpy(&v, p + 2 * c, 2);
+      t.i[c] = uint32_t(int32_t(v));
+      t.f[c] = std::max(float(v) / 32767.0f, -1.0f);
+      break;
+    }
+    case ChannelFormat::F16: {
+      uint16_t v;
+      std::memcpy(&v, p + 2 * c, 2);
+      t.i[c] = uint32_t(numeric::cvt_float(numeric::kF32, numeric::kF16, v, {}));
+      t.f[c] = std::bit_cast<float>(t.i[c]);
+      break;
+    }
+    case ChannelFormat::U32:
+    case ChannelFormat::S32:
+    case ChannelFormat::F32:
+      std::memcpy(&t.i[c], p + 4 * c, 4);
+      t.f[c] = std::bit_cast<float>(t.i[c]);
+      break;
+    }
+  }
+  if (as_float && tex.sampler.srgb && r.format == ChannelFormat::U8)
+    for (unsigned c = 0; c < std::min(3u, unsigned(r.channels)); ++c) t.f[c] = srgb_to_linear(t.f[c]);
+  return t;
+}
+
+Texel border(const Object& tex) {
+  Texel t;
+  for (unsigned c = 0; c < 4; ++c) {
+    t.f[c] = tex.sampler.border_color[c];
+    t.i[c] = f32_bits(t.f[c]);
+  }
+  return t;
+}
+
+// One dimension's texel index after the address mode, or -1 for the border.
+int64_t address(int64_t i, int64_t n, AddressMode m) {
+  switch (m) {
+  case AddressMode::Wrap: return ((i % n) + n) % n;
+  case AddressMode::Mirror: {
+    const int64_t k = ((i % (2 * n)) + 2 * n) % (2 * n);
+    return k < n ? k : 2 * n - 1 - k;
+  }
+  case AddressMode::Clamp: return std::clamp<int64_t>(i, 0, n - 1);
+  case AddressMode::Border: return i < 0 || i >= n ? -1 : i;
+  }
+  return -1;
+}
+
+struct Sampled {
+  const Object& tex;
+  const Image& img;
+  unsigned texel_bytes;
+  std::array<AddressMode, 3> modes;
+  unsigned dims;
+  uint32_t slice;  // layer (or face) of a layered image
+
+  Texel at(std::array<int64_t, 3> idx) const {
+    const int64_t n[3] = {img.width, img.height, img.depth};
+    for (unsigned d = 0; d < dims; ++d) {
+      idx[d] = address(idx[d], n[d], modes[d]);
+      if (idx[d] < 0) return border(tex);
+    }
+    const uint64_t z = dims == 3 ? uint64_t(idx[2]) : slice;
+    const uint8_t* p = img.data + z * img.slice_pitch + uint64_t(dims >= 2 ? idx[1] : 0) * img.row_pitch +
+                       uint64_t(idx[0]) * texel_bytes;
+    return decode(tex, p);
+  }
+};
+
+// The linear filter's weight of the upper texel: the fraction in 1.8 fixed point (CUDA
+// Programming Guide, "Texture Fetching": 9-bit fixed point with 8 fractional bits).
+float weight(double frac) { return float(std::floor(frac * 256.0 + 0.5) / 256.0); }
+
+std::array<float, 4> lerp(const std::array<float, 4>& a, const std::array<float, 4>& b, float w) {
+  std::array<float, 4> r;
+  for (unsigned c = 0; c < 4; ++c) r[c] = (1.0f - w) * a[c] + w * b[c];
+  return r;
+}
+
+// A coordinate in texels (normalized ones scaled by the size).
+double texels(const Object& tex, float c, uint32_t n) {
+  return tex.sampler.normalized_coordinates ? double(c) * n : double(c);
+}
+
+std::array<AddressMode, 3> modes_of(const Object& tex) {
+  std::array<AddressMode, 3> m = tex.sampler.address;
+  if (!tex.sampler.normalized_coordinates)  // wrap and mirror need normalized coordinates (CUDA)
+    for (AddressMode& a : m)
+      if (a == AddressMode::Wrap || a == AddressMode::Mirror) a = AddressMode::Clamp;
+  return m;
+}
+
+// Filtered channels of one level at float texel coordinates u (dims of them).
+Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
+  if (!linear || !returns_float(s.tex)) {
+    std::array<int64_t, 3> idx{};
+    for (unsigned d = 0; d < s.dims; ++d) idx[d] = int64_t(std::floor(u[d]));
+    return s.at(idx);
+  }
+  std::array<int64_t, 3> base{};
+  std::array<float, 3> w{};
+  for (unsigned d = 0; d < s.dims; ++d) {
+    const double x = u[d] - 0.5;
+    base[d] = int64_t(std::floor(x));
+    w[d] = weight(x - std::floor(x));
+  }
+  auto corner = [&](unsigned bits) {
+    std::array<int64_t, 3> idx = base;
+    for (unsigned d = 0; d < s.dims; ++d) idx[d] += (bits >> d) & 1;
+    return s.at(idx).f;
+  };
+  std::array<std::array<float, 4>, 8> v;
+  for (unsigned k = 0; k < (1u << s.dims); ++k) v[k] = corner(k);
+  for (unsigned d = 0; d < s.dims; ++d)  // x pairs, then y, then z
+    for (unsigned k = 0; k < (1u << (s.dims - d - 1)); ++k) v[k] = lerp(v[2 * k], v[2 * k + 1], w[d]);
+  Texel t;
+  t.f = v[0];
+  return t;
+}
+
+// A cube direction's face and its (s, t) in [0, 1] (CUDA Programming Guide, "Cubemap Textures").
+struct Face {
+  uint32_t face;
+  float s, t;
+};
+Face cube_face(float x, float y, float z) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  float sc, tc, ma;
+  uint32_t face;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3, ma = ay, sc = x, tc = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
+  }
+  return {face, (sc / ma + 1) * 0.5f, (tc / ma + 1) * 0.5f};
+}
+
+// The level of detail a lookup asks for, before clamping to the levels that exist.
+float level_of(const Object& tex, const Image& base, const Lookup& at) {
+  if (at.mip == Lookup::Mip::Level) return at.level;
+  if (at.mip == Lookup::Mip::Base) return 0;
+  const unsigned n = coordinate_count(at.geometry);
+  const double size[3] = {double(base.width), double(base.height), double(base.depth)};
+  double lx = 0, ly = 0;
+  for (unsigned d = 0; d < n; ++d) {
+    const double sx = tex.sampler.normalized_coordinates ? size[d] : 1.0;
+    lx += std::pow(at.ddx[d] * sx, 2);
+    ly += std::pow(at.ddy[d] * sx, 2);
+  }
+  return float(0.5 * std::log2(std::max(lx, ly)));
+}
+
+std::array<uint32_t, 4> result_words(const Object& tex, const Texel& t, Result r) {
+  std::array<uint32_t, 4> out{};
+  const bool as_float = returns_float(tex);
+  for (unsigned c = 0; c < 4; ++c) {
+    if (r == Result::F16)
+      out[c] = as_float ? uint32_t(numeric::cvt_float(numeric::kF16, numeric::kF32, f32_bits(t.f[c]), {})) : t.i[c] & 0xffff;
+    else
+      out[c] = as_float ? f32_bits(t.f[c]) : t.i[c];
+  }
+  return out;
+}
+
+unsigned dims_of(Geometry g) {
+  return g == Geometry::Cube || g == Geometry::ACube ? 2 : coordinate_count(g);
+}
+
+// The channels of one lookup at one level.
+Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<float, 3> c) {
+  const unsigned dims = dims_of(at.geometry);
+  Sampled s{tex, img, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims, slice};
+  const uint32_t n[3] = {img.width, img.height, img.depth};
+  std::array<double, 3> u{};
+  const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
+  for (unsigned d = 0; d < dims; ++d)
+    u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d])) + at.offset[d];
+  if (cube) s.modes = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+  return filter(s, u, tex.sampler.filter == FilterMode::Linear);
+}
+
+}  // namespace
+
+unsigned coordinate_count(Geometry g) {
+  switch (g) {
+  case Geometry::D1:
+  case Geometry::A1D: return 1;
+  case Geometry::D2:
+  case Geometry::A2D:
+  case Geometry::D2MS:
+  case Geometry::A2DMS: return 2;
+  default: return 3;
+  }
+}
+
+bool layered(Geometry g) {
+  return g == Geometry::A1D || g == Geometry::A2D || g == Geometry::ACube || g == Geometry::A2DMS;
+}
+
+std::string resolve(const TextureResource& r, mem::GlobalMemory& g, std::vector<Image>& levels) {
+  if (std::string why = validate(r); !why.empty()) return why;
+  const uint64_t texel = uint64_t(channel_bytes(r.format)) * r.channels;
+  levels.clear();
+  uint64_t offset = 0;
+  const uint32_t levels_n = r.kind == TextureResource::Kind::MipmappedArray ? r.levels : 1;
+  for (uint32_t l = 0; l < levels_n; ++l) {
+    Image img;
+    img.width = std::max(1u, r.width >> l);
+    img.height = r.height ? std::max(1u, r.height >> l) : 1;
+    const bool stacked = r.layered || r.cubemap;  // layers and faces keep their count
+    img.depth = r.depth ? (stacked ? r.depth : std::max(1u, r.depth >> l)) : 1;
+    if (r.kind == TextureResource::Kind::Linear) img.width = uint32_t(r.bytes / texel), img.height = 1, img.depth = 1;
+    img.row_pitch = r.kind == TextureResource::Kind::Pitch2D ? r.pitch : img.width * texel;
+    img.slice_pitch = img.row_pitch * img.height;
+    const uint64_t bytes = img.slice_pitch * img.depth;
+    img.data = g.find(r.address + offset, bytes);
+    if (!img.data)
+      return "level " + std::to_string(l) + " of the texture's data (" + std::to_string(bytes) +
+             " bytes) does not lie inside one device allocation";
+    levels.push_back(img);
+    offset += bytes;
+  }
+  return "";
+}
+
+std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& levels, const Lookup& at, Result r) {
+  // Integer coordinates (§9.7.10.3: .s32): texel indices, no filtering, the address modes apply.
+  uint32_t slice = layered(at.geometry) ? uint32_t(std::max(at.layer, 0)) : 0;
+  const Image& base = levels[0];
+  if (layered(at.geometry)) {
+    const uint32_t layers = at.geometry == Geometry::ACube ? base.depth / 6 : base.depth;
+    slice = std::min(slice, layers - 1);
+  }
+  if (at.integer) {
+    const unsigned dims = dims_of(at.geometry);
+    Sampled s{tex, base, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims,
+              slice};
+    std::array<int64_t, 3> idx{};
+    for (unsigned d = 0; d < dims; ++d) idx[d] = int64_t(at.i[d]) + at.offset[d];
+    return result_words(tex, s.at(idx), r);
+  }
+  std::array<float, 3> c = at.f;
+  if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
+    const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
+    slice = slice * 6 + f.face;
+    c = {f.s, f.t, 0};
+  }
+  float lod = level_of(tex, base, at) + tex.sampler.mipmap_level_bias;
+  if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1)
+    return result_words(tex, sample_level(tex, base, at, slice, c), r);
+  lod = std::clamp(lod, tex.sampler.min_mipmap_level_clamp, tex.sampler.max_mipmap_level_clamp);
+  lod = std::clamp(lod, 0.0f, float(levels.size() - 1));
+  if (tex.sampler.mipmap_filter == FilterMode::Point || !returns_float(tex)) {
+    const size_t l = size_t(std::floor(lod + 0.5f));
+    return result_words(tex, sample_level(tex, levels[l], at, slice, c), r);
+  }
+  const size_t l0 = size_t(std::floor(lod));
+  const size_t l1 = std::min(l0 + 1, levels.size() - 1);
+  const float w = weight(lod - std::floor(lod));
+  Texel t;
+  t.f = lerp(sample_level(tex, levels[l0], at, slice, c).f, sample_level(tex, levels[l1], at, slice, c).f, w);
+  return result_words(tex, t, r);
+}
+
+std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& levels, const Lookup& at, unsigned comp,
+                               Result r) {
+  const Image& img = levels[0];
+  uint32_t slice = layered(at.geometry) ? uint32_t(std::max(at.layer, 0)) : 0;
+  std::array<float, 3> c = at.f;
+  if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
+    const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
+    slice = slice * 6 + f.face;
+    c = {f.s, f.t, 0};
+  }
+  Sampled s{tex, img, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), 2, slice};
+  if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube)
+    s.modes = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+  const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
+  const int64_t x = int64_t(std::floor((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width)) - 0.5)) +
+                    at.offset[0];
+  const int64_t y = int64_t(std::floor((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height)) - 0.5)) +
+                    at.offset[1];
+  // §9.7.10.4: the texels (x, y+1), (x+1, y+1), (x+1, y), (x, y): lower left first, counter-clockwise.
+  const std::array<std::array<int64_t, 3>, 4> corners{{{x, y + 1, 0}, {x + 1, y + 1, 0}, {x + 1, y, 0}, {x, y, 0}}};
+  Texel t;
+  for (unsigned k = 0; k < 4; ++k) {
+    const Texel v = s.at(corners[k]);
+    t.f[k] = v.f[comp];
+    t.i[k] = v.i[comp];
+  }
+  return result_words(tex, t, r);
+}
+
+}  // namespace ptxvm::texture
