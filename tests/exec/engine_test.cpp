@@ -420,11 +420,12 @@ TEST(Api, UnsupportedInstructionIsALoadTimeDiagnostic) {
   std::string diags;
   auto m = dev.load_module(".version 8.7\n.target sm_90\n.global .texref t;\n.entry k()\n{\n"
                            ".reg .f32 %f<4>;\n.reg .b32 %r1;\n"
-                           "tex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r1}];\n}\n",
+                           "tex.2dms.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%r1, %r1, %r1, %r1}];\n}\n",
                            "t.ptx", &diags);
   EXPECT_FALSE(m);
   EXPECT_NE(diags.find("unsupported: tex"), std::string::npos) << diags;
   EXPECT_NE(diags.find("(PTX §9.7.10"), std::string::npos) << diags;
+  EXPECT_NE(diags.find("multisample"), std::string::npos) << diags;
 }
 
 }  // namespace
