@@ -46,7 +46,8 @@ std::vector<Row> texture() {
        "geom .1d .2d .3d .a1d .a2d; cop? .wb .cg .cs .wt; vec? .v2 .v4; type .b8 .b16 .b32 .b64; "
        "clamp .trap .clamp .zero",
        "m, x:~type", "1.5 sm_20"},
-      {"sust.p", "9.7.11.2", "geom .1d .2d .3d; vec? .v2 .v4; type .b32; clamp .trap .clamp .zero",
+      // ptxas (CUDA 13) also takes the array geometries §9.7.11.2 leaves out of sust.p's syntax.
+      {"sust.p", "9.7.11.2", "geom .1d .2d .3d .a1d .a2d; vec? .v2 .v4; type .b32; clamp .trap .clamp .zero",
        "m, x:type", "2.0 sm_20"},
       {"sured.b",
        "9.7.11.3",
