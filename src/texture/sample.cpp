@@ -12,12 +12,18 @@ namespace {
 
 uint32_t f32_bits(float v) { return std::bit_cast<uint32_t>(v); }
 
+// floor(x) as an index, defined for every double (NaN reads 0; the huge clamp far outside).
+int64_t index_of(double x) {
+  if (std::isnan(x)) return 0;
+  return int64_t(std::clamp(std::floor(x), -double(int64_t{1} << 40), double(int64_t{1} << 40)));
+}
+
 // A texel's four channels as the sampler returns them before filtering: numbers (a float
 // texture, or 8/16-bit integers read as normalized floats) or integers (read as integers).
-// Missing channels read 0, and alpha 1 (§5.3 leaves it open; the H100's choice).
+// Channels the format lacks read 0, alpha too (§5.3 leaves it open; the H100's choice).
 struct Texel {
-  std::array<float, 4> f{0, 0, 0, 1};
-  std::array<uint32_t, 4> i{0, 0, 0, 1};
+  std::array<float, 4> f{};
+  std::array<uint32_t, 4> i{};
 };
 
 bool returns_float(const Object& tex) {
@@ -122,15 +128,23 @@ struct Sampled {
   }
 };
 
-// The linear filter's weight of the upper texel: the fraction in 1.8 fixed point (CUDA
-// Programming Guide, "Texture Fetching": 9-bit fixed point with 8 fractional bits).
-float weight(double frac) { return float(std::floor(frac * 256.0 + 0.5) / 256.0); }
+// The linear filter's weight of the upper texel in 256ths: the fraction in 1.8 fixed point
+// (CUDA Programming Guide, "Texture Fetching": 9-bit fixed point with 8 fractional bits).
+int64_t weight(double frac) { return int64_t(std::floor(frac * 256.0 + 0.5)); }
 
-std::array<float, 4> lerp(const std::array<float, 4>& a, const std::array<float, 4>& b, float w) {
-  std::array<float, 4> r;
-  for (unsigned c = 0; c < 4; ++c) r[c] = (1.0f - w) * a[c] + w * b[c];
-  return r;
+// x rounded to f32, ties away from zero.
+float round_away(long double x) {
+  float f = float(x);
+  const long double off = x - f;
+  if (off != 0) {
+    const float g = std::nextafter(f, off > 0 ? INFINITY : -INFINITY);
+    if (std::fabs(x - static_cast<long double>(g)) == std::fabs(off) && std::fabs(g) > std::fabs(f)) f = g;
+  }
+  return f;
 }
+
+// floor(a / b) for b > 0.
+int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
 
 // A coordinate in texels (normalized ones scaled by the size).
 double texels(const Object& tex, float c, uint32_t n) {
@@ -145,32 +159,62 @@ std::array<AddressMode, 3> modes_of(const Object& tex) {
   return m;
 }
 
-// Filtered channels of one level at float texel coordinates u (dims of them).
+// Filtered channels of one level at float texel coordinates u (dims of them). Linear filtering
+// weighs the 2, 4 or 8 texels around u with products of 1.8 fixed-point weights; the H100 sums
+// them exactly and rounds once (tests/hw/texture): a float texture's sum to f32, ties away from
+// zero; an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as that
+// over 65535; an integer one's (read as integers) to an integer, ties up.
 Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
-  if (!linear || !returns_float(s.tex)) {
+  if (!linear) {
     std::array<int64_t, 3> idx{};
-    for (unsigned d = 0; d < s.dims; ++d) idx[d] = int64_t(std::floor(u[d]));
+    for (unsigned d = 0; d < s.dims; ++d) idx[d] = index_of(u[d]);
     return s.at(idx);
   }
-  std::array<int64_t, 3> base{};
-  std::array<float, 3> w{};
+  std::array<int64_t, 3> base{}, w{};
   for (unsigned d = 0; d < s.dims; ++d) {
     const double x = u[d] - 0.5;
-    base[d] = int64_t(std::floor(x));
-    w[d] = weight(x - std::floor(x));
+    base[d] = index_of(x);
+    w[d] = std::isfinite(x) ? weight(x - std::floor(x)) : 0;
   }
-  auto corner = [&](unsigned bits) {
+  const unsigned corners = 1u << s.dims;
+  const int64_t scale = int64_t{1} << (8 * s.dims);
+  std::array<Texel, 8> t;
+  std::array<int64_t, 8> p;
+  for (unsigned k = 0; k < corners; ++k) {
     std::array<int64_t, 3> idx = base;
-    for (unsigned d = 0; d < s.dims; ++d) idx[d] += (bits >> d) & 1;
-    return s.at(idx).f;
+    p[k] = 1;
+    for (unsigned d = 0; d < s.dims; ++d) {
+      const bool upper = (k >> d) & 1;
+      idx[d] += upper;
+      p[k] *= upper ? w[d] : 256 - w[d];
+    }
+    t[k] = s.at(idx);
+  }
+  const ChannelFormat f = s.tex.resource.format;
+  const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16 || f == ChannelFormat::S32;
+  auto raw_sum = [&](unsigned c) {  // the weighted sum of the raw integers, in 1/scale units
+    int64_t sum = 0;
+    for (unsigned k = 0; k < corners; ++k) sum += (is_signed ? int64_t(int32_t(t[k].i[c])) : int64_t(t[k].i[c])) * p[k];
+    return sum;
   };
-  std::array<std::array<float, 4>, 8> v;
-  for (unsigned k = 0; k < (1u << s.dims); ++k) v[k] = corner(k);
-  for (unsigned d = 0; d < s.dims; ++d)  // x pairs, then y, then z
-    for (unsigned k = 0; k < (1u << (s.dims - d - 1)); ++k) v[k] = lerp(v[2 * k], v[2 * k + 1], w[d]);
-  Texel t;
-  t.f = v[0];
-  return t;
+  Texel r;
+  for (unsigned c = 0; c < 4; ++c) {
+    if (f == ChannelFormat::F16 || f == ChannelFormat::F32) {
+      long double sum = 0;
+      for (unsigned k = 0; k < corners; ++k) sum += static_cast<long double>(t[k].f[c]) * p[k];
+      r.f[c] = round_away(sum / scale);
+      r.i[c] = f32_bits(r.f[c]);
+    } else if (!returns_float(s.tex)) {
+      r.i[c] = uint32_t(floor_div(raw_sum(c) + scale / 2, scale));
+    } else {
+      const unsigned bits = 8 * channel_bytes(f);
+      const long double full = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+      const long double unit = is_signed ? 32767.0L : 65535.0L;  // the 16-bit normalized value's
+      const long double q = std::floor(static_cast<long double>(raw_sum(c)) * unit / full / scale + 0.5L);
+      r.f[c] = std::max(float(double(q) / double(unit)), -1.0f);
+    }
+  }
+  return r;
 }
 
 // A cube direction's face and its (s, t) in [0, 1] (CUDA Programming Guide, "Cubemap Textures").
@@ -236,6 +280,13 @@ Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32
   return filter(s, u, tex.sampler.filter == FilterMode::Linear);
 }
 
+// The array index of a layered lookup, clamped to the layers there are.
+uint32_t layer_of(const Lookup& at, const Image& base) {
+  if (!layered(at.geometry)) return 0;
+  const uint32_t layers = at.geometry == Geometry::ACube ? base.depth / 6 : base.depth;
+  return std::min(uint32_t(std::max(at.layer, 0)), layers - 1);
+}
+
 }  // namespace
 
 unsigned coordinate_count(Geometry g) {
@@ -282,12 +333,8 @@ std::string resolve(const TextureResource& r, mem::GlobalMemory& g, std::vector<
 
 std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& levels, const Lookup& at, Result r) {
   // Integer coordinates (§9.7.10.3: .s32): texel indices, no filtering, the address modes apply.
-  uint32_t slice = layered(at.geometry) ? uint32_t(std::max(at.layer, 0)) : 0;
   const Image& base = levels[0];
-  if (layered(at.geometry)) {
-    const uint32_t layers = at.geometry == Geometry::ACube ? base.depth / 6 : base.depth;
-    slice = std::min(slice, layers - 1);
-  }
+  uint32_t slice = layer_of(at, base);
   if (at.integer) {
     const unsigned dims = dims_of(at.geometry);
     Sampled s{tex, base, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims,
@@ -305,7 +352,8 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   float lod = level_of(tex, base, at) + tex.sampler.mipmap_level_bias;
   if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1)
     return result_words(tex, sample_level(tex, base, at, slice, c), r);
-  lod = std::clamp(lod, tex.sampler.min_mipmap_level_clamp, tex.sampler.max_mipmap_level_clamp);
+  if (std::isnan(lod)) lod = 0;
+  lod = std::max(std::min(lod, tex.sampler.max_mipmap_level_clamp), tex.sampler.min_mipmap_level_clamp);
   lod = std::clamp(lod, 0.0f, float(levels.size() - 1));
   if (tex.sampler.mipmap_filter == FilterMode::Point || !returns_float(tex)) {
     const size_t l = size_t(std::floor(lod + 0.5f));
@@ -313,16 +361,18 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   }
   const size_t l0 = size_t(std::floor(lod));
   const size_t l1 = std::min(l0 + 1, levels.size() - 1);
-  const float w = weight(lod - std::floor(lod));
+  const int64_t w = weight(lod - std::floor(lod));
+  const Texel a = sample_level(tex, levels[l0], at, slice, c), b = sample_level(tex, levels[l1], at, slice, c);
   Texel t;
-  t.f = lerp(sample_level(tex, levels[l0], at, slice, c).f, sample_level(tex, levels[l1], at, slice, c).f, w);
+  for (unsigned k = 0; k < 4; ++k)
+    t.f[k] = round_away((static_cast<long double>(a.f[k]) * (256 - w) + static_cast<long double>(b.f[k]) * w) / 256);
   return result_words(tex, t, r);
 }
 
 std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& levels, const Lookup& at, unsigned comp,
                                Result r) {
   const Image& img = levels[0];
-  uint32_t slice = layered(at.geometry) ? uint32_t(std::max(at.layer, 0)) : 0;
+  uint32_t slice = layer_of(at, img);
   std::array<float, 3> c = at.f;
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
     const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
@@ -333,10 +383,8 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube)
     s.modes = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
-  const int64_t x = int64_t(std::floor((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width)) - 0.5)) +
-                    at.offset[0];
-  const int64_t y = int64_t(std::floor((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height)) - 0.5)) +
-                    at.offset[1];
+  const int64_t x = index_of((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width)) - 0.5) + at.offset[0];
+  const int64_t y = index_of((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height)) - 0.5) + at.offset[1];
   // §9.7.10.4: the texels (x, y+1), (x+1, y+1), (x+1, y), (x, y): lower left first, counter-clockwise.
   const std::array<std::array<int64_t, 3>, 4> corners{{{x, y + 1, 0}, {x + 1, y + 1, 0}, {x + 1, y, 0}, {x, y, 0}}};
   Texel t;

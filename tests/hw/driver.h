@@ -40,8 +40,10 @@ inline CUmodule load_ptx(const char* path) {
   char log[16384] = {0};
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* vals[] = {log, reinterpret_cast<void*>(sizeof log)};
-  if (cuModuleLoadDataEx(&mod, ss.str().c_str(), 2, opts, vals) != CUDA_SUCCESS) {
-    std::fprintf(stderr, "PTX load failed:\n%s\n", log);
+  if (const CUresult r = cuModuleLoadDataEx(&mod, ss.str().c_str(), 2, opts, vals); r != CUDA_SUCCESS) {
+    const char* name = "?";
+    cuGetErrorName(r, &name);
+    std::fprintf(stderr, "PTX load failed (%s):\n%s\n", name, log);
     std::exit(1);
   }
   return mod;

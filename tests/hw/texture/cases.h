@@ -1575,15 +1575,10 @@ inline std::vector<TexCase> texture_cases() {
         {"u32x4 gather", image(kU32, 4, 8, 4, 0, kTextureGather),
          sampler(kClamp, kPoint, kReadAsInteger)}};
     for (const Query& q : queries) {
-      add(std::string("txq ") + q.name, "txq", q.image, q.sampler, kPlanQuery);
-      add(std::string("txq sampler ") + q.name, "txq_sampler", q.image, q.sampler, kPlanQuery);
+      add(std::string("txq ") + q.name, "query_txq", q.image, q.sampler, kPlanQuery);
       add(std::string("txq.level ") + q.name, "txq_level", q.image, q.sampler, kPlanQuery);
     }
-    add("txq.force_unnormalized_coords 2d f32x4 normalized", "txq_force_unnormalized_coords",
-        image(kF32, 4, 8, 4), sampler(kClamp, kPoint, kNormalized), kPlanQuery);
-    add("txq.force_unnormalized_coords 2d f32x4 unnormalized", "txq_force_unnormalized_coords",
-        image(kF32, 4, 8, 4), sampler(kClamp, kPoint), kPlanQuery);
-    add("istypep texture", "istypep", image(kF32, 1, 8, 4), sampler(kClamp, kPoint), kPlanQuery);
+    add("istypep texture", "query_istypep", image(kF32, 1, 8, 4), sampler(kClamp, kPoint), kPlanQuery);
   }
   return v;
 }
@@ -1726,10 +1721,10 @@ inline std::vector<SurfCase> surface_cases() {
 
   // suq (§9.7.11.4) of each geometry, and istypep.
   for (const Shape& s : shapes)
-    add(std::string("suq ") + s.geom + " f32x4", "suq", surface(s.geom, kF32, 4), kPlanQuery);
-  add("suq 2d u8x1", "suq", surface("2d", kU8, 1), kPlanQuery);
-  add("suq 2d s16x2", "suq", surface("2d", kS16, 2), kPlanQuery);
-  add("istypep surface", "istypep", surface("2d", kF32, 1), kPlanQuery);
+    add(std::string("suq ") + s.geom + " f32x4", "query_suq", surface(s.geom, kF32, 4), kPlanQuery);
+  add("suq 2d u8x1", "query_suq", surface("2d", kU8, 1), kPlanQuery);
+  add("suq 2d s16x2", "query_suq", surface("2d", kS16, 2), kPlanQuery);
+  add("istypep surface", "query_istypep", surface("2d", kF32, 1), kPlanQuery);
   return v;
 }
 

@@ -80,28 +80,26 @@ def tld4(comp, geom, dtype, offset=False, compare=False):
     add(name, "kTld4", geom, [ins + ";"], 4)
 
 
-TXQ = ["width", "height", "depth", "channel_data_type", "channel_order", "normalized_coords", "array_size",
-       "num_mipmap_levels", "num_samples"]
-TXQ_SAMPLER = ["filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2"]
-SUQ = ["width", "height", "depth", "channel_data_type", "channel_order", "array_size", "memory_layout"]
+# txq on a .u64 handle: the driver's JIT (580.159, sm_90) silently drops a kernel with any other query
+# (.channel_data_type, .channel_order, .normalized_coords, .array_size, .num_mipmap_levels, .num_samples,
+# the sampler queries, .force_unnormalized_coords): cuModuleGetFunction then finds no such kernel.
+TXQ = ["width", "height", "depth"]
+# suq's .channel_data_type, .channel_order, .array_size and .memory_layout: the driver's JIT (580.159,
+# sm_90) refuses a module with any of them on a .u64 handle (CUDA_ERROR_NOT_SUPPORTED).
+SUQ = ["width", "height", "depth"]
 
 
 def queries():
-    """txq (the texture queries; the sampler queries, which unified mode reads from the texture;
-    txq.level at lod %r12; .force_unnormalized_coords, defined for independent mode's .samplerref
-    only), istypep, suq: §9.7.10.5, §9.7.10.6, §9.7.11.4. Separate kernels, so that a query the GPU
-    faults on loses no other."""
-    add("txq", "kTxq", "", [f"txq.{q}.b32\t%r{20 + i}, [%rd0];" for i, q in enumerate(TXQ)], len(TXQ))
-    add("txq_sampler", "kTxq", "", [f"txq.{q}.b32\t%r{20 + i}, [%rd0];" for i, q in enumerate(TXQ_SAMPLER)],
-        len(TXQ_SAMPLER))
+    """txq (the sizes; txq.level's at lod %r12), istypep, suq: §9.7.10.5, §9.7.10.6, §9.7.11.4.
+    Separate kernels, so that a query the GPU faults on loses no other."""
+    add("query_txq", "kTxq", "", [f"txq.{q}.b32\t%r{20 + i}, [%rd0];" for i, q in enumerate(TXQ)], len(TXQ))
     add("txq_level", "kTxq", "",
         [f"txq.level.{q}.b32\t%r{20 + i}, [%rd0], %r12;" for i, q in enumerate(["width", "height", "depth"])], 3)
-    add("txq_force_unnormalized_coords", "kTxq", "", ["txq.force_unnormalized_coords.b32\t%r20, [%rd0];"], 1)
     body = []
     for i, t in enumerate(["texref", "samplerref", "surfref"]):
         body += [f"istypep.{t}\t%p1, %rd0;", f"selp.u32\t%r{20 + i}, 1, 0, %p1;"]
-    add("istypep", "kIstypep", "", body, 3)
-    add("suq", "kSuq", "", [f"suq.{q}.b32\t%r{20 + i}, [%rd0];" for i, q in enumerate(SUQ)], len(SUQ))
+    add("query_istypep", "kIstypep", "", body, 3)
+    add("query_suq", "kSuq", "", [f"suq.{q}.b32\t%r{20 + i}, [%rd0];" for i, q in enumerate(SUQ)], len(SUQ))
 
 
 SURF_GEOMS = ["1d", "2d", "3d", "a1d", "a2d"]
