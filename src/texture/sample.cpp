@@ -84,9 +84,10 @@ Texel decode(const Object& tex, const uint8_t* p) {
   return t;
 }
 
+// The border colour, in the format's channels only.
 Texel border(const Object& tex) {
   Texel t;
-  for (unsigned c = 0; c < 4; ++c) {
+  for (unsigned c = 0; c < tex.resource.channels; ++c) {
     t.f[c] = tex.sampler.border_color[c];
     t.i[c] = f32_bits(t.f[c]);
   }
@@ -263,8 +264,11 @@ std::array<uint32_t, 4> result_words(const Object& tex, const Texel& t, Result r
   return out;
 }
 
+// The dimensions a lookup filters in: a cube face is 2D, and so is a 1D image, one row high, at y
+// = 0 — so that, as on the H100, linear filtering in border mode blends row -1 (the border colour)
+// in by half.
 unsigned dims_of(Geometry g) {
-  return g == Geometry::Cube || g == Geometry::ACube ? 2 : coordinate_count(g);
+  return g == Geometry::D3 ? 3 : 2;
 }
 
 // The channels of one lookup at one level.
@@ -280,11 +284,18 @@ Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32
   return filter(s, u, tex.sampler.filter == FilterMode::Linear);
 }
 
+// Coordinates with subnormals flushed to zero, as the H100 reads them.
+std::array<float, 3> flushed(std::array<float, 3> c) {
+  for (float& x : c)
+    if (std::fpclassify(x) == FP_SUBNORMAL) x = 0;
+  return c;
+}
+
 // The array index of a layered lookup, clamped to the layers there are.
 uint32_t layer_of(const Lookup& at, const Image& base) {
   if (!layered(at.geometry)) return 0;
   const uint32_t layers = at.geometry == Geometry::ACube ? base.depth / 6 : base.depth;
-  return std::min(uint32_t(std::max(at.layer, 0)), layers - 1);
+  return std::min(uint32_t(at.layer), layers - 1);  // an unsigned index (§9.7.10.3)
 }
 
 }  // namespace
@@ -343,9 +354,9 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     for (unsigned d = 0; d < dims; ++d) idx[d] = int64_t(at.i[d]) + at.offset[d];
     return result_words(tex, s.at(idx), r);
   }
-  std::array<float, 3> c = at.f;
+  std::array<float, 3> c = flushed(at.f);
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
-    const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
+    const Face f = cube_face(c[0], c[1], c[2]);
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
@@ -373,7 +384,7 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
                                Result r) {
   const Image& img = levels[0];
   uint32_t slice = layer_of(at, img);
-  std::array<float, 3> c = at.f;
+  std::array<float, 3> c = flushed(at.f);
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
     const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
     slice = slice * 6 + f.face;

@@ -61,8 +61,6 @@ TEST(TensorMap, EveryRuleIsChecked) {
     return units::tma::validate(m);
   };
   EXPECT_NE(broken([](TensorMap& m) { m.rank = 6; }).find("rank must be 1 to 5"), std::string::npos);
-  EXPECT_NE(broken([](TensorMap& m) { m.type = units::tma::DataType::U4x16Align16; }).find("unsupported: the packed sub-byte"),
-            std::string::npos);
   EXPECT_NE(broken([](TensorMap& m) { m.address += 8; }).find("16-byte aligned"), std::string::npos);
   EXPECT_NE(broken([](TensorMap& m) { m.dims[1] = 0; }).find("size must be 1 to 2^32"), std::string::npos);
   EXPECT_NE(broken([](TensorMap& m) { m.box[0] = 300; }).find("box size must be 1 to 256"), std::string::npos);

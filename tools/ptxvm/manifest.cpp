@@ -144,11 +144,15 @@ void tensormap_at(const json& j, const std::string& path, ArgSpec& a) {
   only_keys(j, path, {"buffer", "offset", "dtype", "dims", "strides", "box", "element_strides", "interleave", "swizzle",
                       "l2_promotion", "oob_fill", "mode", "lower_corner", "upper_corner", "channels_per_pixel",
                       "pixels_per_column"});
-  const bool im2col = j.contains("mode") && name_at<int>(j["mode"], path + ".mode", {"tile", "im2col"}) == 1;
+  // 0 tile, 1 im2col, 2 and 3 wide im2col (cuTensorMapEncodeIm2colWide) in mode W and W128
+  const int mode = j.contains("mode") ? name_at<int>(j["mode"], path + ".mode", {"tile", "im2col", "im2col_w", "im2col_w128"}) : 0;
+  const bool im2col = mode != 0;
   for (const char* key : {"buffer", "dtype", "dims"})
     if (!j.contains(key)) throw ManifestError(path + ": missing '" + key + "'");
-  for (const char* key : im2col ? std::vector<const char*>{"lower_corner", "upper_corner", "channels_per_pixel", "pixels_per_column"}
-                                : std::vector<const char*>{"box"})
+  std::vector<const char*> required = {"box"};
+  if (im2col) required = {"lower_corner", "upper_corner", "channels_per_pixel"};
+  if (mode == 1 || mode == 2) required.push_back("pixels_per_column");  // W128 ignores it
+  for (const char* key : required)
     if (!j.contains(key)) throw ManifestError(path + ": missing '" + key + "'" + (im2col ? " (an im2col map)" : ""));
   using namespace units::tma;
   TensorMap m;
@@ -161,17 +165,20 @@ void tensormap_at(const json& j, const std::string& path, ArgSpec& a) {
   const std::vector<uint64_t> dims = counts_at(j["dims"], path + ".dims", 1, 5, uint64_t{1} << 32);
   m.rank = static_cast<uint32_t>(dims.size());
   const std::vector<uint64_t> box = im2col ? std::vector<uint64_t>(m.rank, 1) : counts_at(j["box"], path + ".box", m.rank, m.rank, 256);
-  if (im2col) {  // cuTensorMapEncodeIm2col's fields
+  if (im2col) {  // cuTensorMapEncodeIm2col's fields, or cuTensorMapEncodeIm2colWide's (W's corners only)
     m.im2col = true;
+    if (mode >= 2) m.wide = static_cast<WideMode>(mode - 2);
     for (const char* key : {"lower_corner", "upper_corner"}) {
       const json& c = j[key];
       const std::string at = path + "." + key;
-      if (!c.is_array() || c.size() + 2 != m.rank) fail(at, "an array of rank - 2 integers", c);
+      if (!c.is_array() || c.size() != (m.wide ? 1 : m.rank - 2))
+        fail(at, m.wide ? "an array of one integer (W)" : "an array of rank - 2 integers", c);
       for (size_t i = 0; i < c.size(); ++i)
         (key[0] == 'l' ? m.lower : m.upper)[i] = integer_at<int32_t>(c[i], at + "[" + std::to_string(i) + "]", -32768, 32767);
     }
     m.channels = integer_at<uint32_t>(j["channels_per_pixel"], path + ".channels_per_pixel", 1, 256);
-    m.pixels = integer_at<uint32_t>(j["pixels_per_column"], path + ".pixels_per_column", 1, 1024);
+    if (j.contains("pixels_per_column"))
+      m.pixels = integer_at<uint32_t>(j["pixels_per_column"], path + ".pixels_per_column", 1, 1024);
   }
   const json none = json::array();
   const std::vector<uint64_t> strides =
@@ -191,9 +198,79 @@ void tensormap_at(const json& j, const std::string& path, ArgSpec& a) {
   a.tensormap = m;
 }
 
+bool bool_at(const json& j, const std::string& path) {
+  if (!j.is_boolean()) fail(path, "true or false", j);
+  return j.get<bool>();
+}
+
+float number_at(const json& j, const std::string& path) {
+  if (!j.is_number()) fail(path, "a number", j);
+  return j.get<float>();
+}
+
+// {"buffer": "img.npy", "channels": 4, "filter": "linear", ...}: a texture (or, `surface`, a
+// surface) object over the buffer; the shape and channel format come from the .npy.
+void texture_at(const json& j, const std::string& path, bool surface, ArgSpec& a) {
+  if (!j.is_object()) fail(path, "an object with at least 'buffer'", j);
+  std::vector<std::string> keys = {"buffer", "channels", "resource", "layered", "cubemap"};
+  if (!surface)
+    for (const char* k : {"mipmaps", "address_mode", "filter", "mipmap_filter", "read_mode", "normalized_coords", "srgb",
+                          "border_color", "max_anisotropy", "mipmap_level_bias", "min_mipmap_level_clamp",
+                          "max_mipmap_level_clamp", "seamless_cubemap"})
+      keys.push_back(k);
+  only_keys(j, path, keys);
+  if (!j.contains("buffer")) throw ManifestError(path + ": missing 'buffer'");
+  TextureSpec t;
+  t.surface = surface;
+  a.buffer = string_at(j["buffer"], path + ".buffer");
+  TextureResource& r = t.resource;
+  if (j.contains("channels")) {
+    const auto c = integer_at<uint8_t>(j["channels"], path + ".channels", 1, 4);
+    if (c == 3) fail(path + ".channels", "1, 2 or 4", j["channels"]);
+    r.channels = c;
+  }
+  if (j.contains("resource"))
+    r.kind = name_at<TextureResource::Kind>(j["resource"], path + ".resource", {"array", "mipmapped_array", "linear", "pitch2d"});
+  if (j.contains("layered")) r.layered = bool_at(j["layered"], path + ".layered");
+  if (j.contains("cubemap")) r.cubemap = bool_at(j["cubemap"], path + ".cubemap");
+  r.surface = surface;
+  TextureSampler& s = t.sampler;
+  if (j.contains("mipmaps")) {
+    const json& m = j["mipmaps"];
+    if (!m.is_array()) fail(path + ".mipmaps", "an array of .npy files, levels 1, 2, ...", m);
+    for (size_t i = 0; i < m.size(); ++i) t.mipmaps.push_back(string_at(m[i], path + ".mipmaps[" + std::to_string(i) + "]"));
+    r.kind = TextureResource::Kind::MipmappedArray;
+    r.levels = uint32_t(t.mipmaps.size() + 1);
+  }
+  if (j.contains("address_mode")) {
+    const json& m = j["address_mode"];
+    if (!m.is_array() || m.empty() || m.size() > 3) fail(path + ".address_mode", "an array of 1 to 3 modes", m);
+    for (size_t i = 0; i < 3; ++i)
+      s.address[i] = name_at<AddressMode>(m[std::min(i, m.size() - 1)], path + ".address_mode[" + std::to_string(std::min(i, m.size() - 1)) + "]",
+                                          {"wrap", "clamp", "mirror", "border"});
+  }
+  if (j.contains("filter")) s.filter = name_at<FilterMode>(j["filter"], path + ".filter", {"point", "linear"});
+  if (j.contains("mipmap_filter")) s.mipmap_filter = name_at<FilterMode>(j["mipmap_filter"], path + ".mipmap_filter", {"point", "linear"});
+  if (j.contains("read_mode"))
+    s.read_as_integer = name_at<int>(j["read_mode"], path + ".read_mode", {"normalized_float", "element_type"}) == 1;
+  if (j.contains("normalized_coords")) s.normalized_coordinates = bool_at(j["normalized_coords"], path + ".normalized_coords");
+  if (j.contains("srgb")) s.srgb = bool_at(j["srgb"], path + ".srgb");
+  if (j.contains("seamless_cubemap")) s.seamless_cubemap = bool_at(j["seamless_cubemap"], path + ".seamless_cubemap");
+  if (j.contains("border_color")) {
+    const json& c = j["border_color"];
+    if (!c.is_array() || c.size() != 4) fail(path + ".border_color", "an array of 4 numbers (r, g, b, a)", c);
+    for (size_t i = 0; i < 4; ++i) s.border_color[i] = number_at(c[i], path + ".border_color[" + std::to_string(i) + "]");
+  }
+  if (j.contains("max_anisotropy")) s.max_anisotropy = integer_at<uint32_t>(j["max_anisotropy"], path + ".max_anisotropy", 0, 16);
+  if (j.contains("mipmap_level_bias")) s.mipmap_level_bias = number_at(j["mipmap_level_bias"], path + ".mipmap_level_bias");
+  if (j.contains("min_mipmap_level_clamp")) s.min_mipmap_level_clamp = number_at(j["min_mipmap_level_clamp"], path + ".min_mipmap_level_clamp");
+  if (j.contains("max_mipmap_level_clamp")) s.max_mipmap_level_clamp = number_at(j["max_mipmap_level_clamp"], path + ".max_mipmap_level_clamp");
+  a.texture = t;
+}
+
 ArgSpec arg_at(const json& j, const std::string& path) {
   if (!j.is_object()) fail(path, "an object such as {\"u32\": 7} or {\"buffer\": \"a.npy\"}", j);
-  std::vector<std::string> kinds = {"buffer", "bytes", "tensormap"};
+  std::vector<std::string> kinds = {"buffer", "bytes", "tensormap", "texture", "surface"};
   for (const auto& [k, _] : scalar_kinds()) kinds.push_back(k);
   std::vector<std::string> present;
   for (auto it = j.begin(); it != j.end(); ++it)
@@ -201,7 +278,7 @@ ArgSpec arg_at(const json& j, const std::string& path) {
   if (present.size() > 1) throw ManifestError(path + ": both '" + present[0] + "' and '" + present[1] + "'; an argument has one kind");
   if (present.empty()) {
     only_keys(j, path, kinds);  // names a misspelt kind
-    throw ManifestError(path + ": no argument kind (buffer, bytes, tensormap, u32, f32, ...)");
+    throw ManifestError(path + ": no argument kind (buffer, bytes, tensormap, texture, surface, u32, f32, ...)");
   }
   const std::string& kind = present[0];
   ArgSpec a;
@@ -212,6 +289,10 @@ ArgSpec arg_at(const json& j, const std::string& path) {
   } else if (kind == "tensormap") {
     only_keys(j, path, {"tensormap", "output"});
     tensormap_at(j["tensormap"], path + ".tensormap", a);
+    if (j.contains("output")) a.output = string_at(j["output"], path + ".output");
+  } else if (kind == "texture" || kind == "surface") {
+    only_keys(j, path, {kind, "output"});
+    texture_at(j[kind], path + "." + kind, kind == "surface", a);
     if (j.contains("output")) a.output = string_at(j["output"], path + ".output");
   } else if (kind == "bytes") {
     only_keys(j, path, {"bytes", "align"});

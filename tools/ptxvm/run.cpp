@@ -41,6 +41,56 @@ struct Output {
   fs::path path;
 };
 
+// The channel format of a .npy dtype (CUarray_format).
+ChannelFormat format_of(const NpyArray& a) {
+  static const std::pair<const char*, ChannelFormat> formats[] = {
+      {"|u1", ChannelFormat::U8},  {"|i1", ChannelFormat::S8},  {"<u2", ChannelFormat::U16}, {"<i2", ChannelFormat::S16},
+      {"<u4", ChannelFormat::U32}, {"<i4", ChannelFormat::S32}, {"<f2", ChannelFormat::F16}, {"<f4", ChannelFormat::F32}};
+  for (auto [d, f] : formats)
+    if (a.descr == d) return f;
+  throw std::invalid_argument("a texture's .npy holds 8-, 16- or 32-bit integers, float16 or float32, not '" + a.descr + "'");
+}
+
+// The texture or surface object over `array`, at `address` (PTX §5.3): its sizes from the array's
+// shape, innermost last ([layers or depth,] [height,] width [, channels]), its mip levels (given
+// as more .npy files) in an allocation of their own after level 0.
+uint64_t make_texture(Device& dev, TextureSpec t, uint64_t address, const NpyArray& array, const fs::path& base,
+                      uint64_t max_input) {
+  TextureResource& r = t.resource;
+  r.format = format_of(array);
+  std::vector<uint64_t> shape = array.shape;
+  if (r.channels > 1) {
+    if (shape.empty() || shape.back() != r.channels)
+      throw std::invalid_argument("the array's last axis must hold the " + std::to_string(r.channels) + " channels");
+    shape.pop_back();
+  }
+  if (shape.empty() || shape.size() > 3) throw std::invalid_argument("the array has 1 to 3 axes besides the channels");
+  r.width = uint32_t(shape.back());
+  r.height = shape.size() >= 2 ? uint32_t(shape[shape.size() - 2]) : 0;
+  r.depth = shape.size() == 3 ? uint32_t(shape[0]) : 0;
+  if ((r.layered || r.cubemap) && shape.size() == 2) r.depth = r.height, r.height = 0;  // [layers, width]
+  r.bytes = array.data.size();
+  r.pitch = uint64_t(r.width) * channel_bytes(r.format) * r.channels;
+  r.address = address;
+  if (!t.mipmaps.empty()) {  // level 0, then each level's texels, one allocation
+    std::vector<uint8_t> all = array.data;
+    for (const std::string& m : t.mipmaps) {
+      const std::string path = (base / m).string();
+      NpyArray level;
+      try {
+        level = parse_npy(read_input(path, max_input), path);
+      } catch (const NpyError& e) {
+        throw std::invalid_argument(e.what());
+      }
+      if (level.descr != array.descr) throw std::invalid_argument(m + ": a mip level has the dtype of level 0");
+      all.insert(all.end(), level.data.begin(), level.data.end());
+    }
+    r.address = dev.malloc(all.size());
+    dev.copy_to_device(r.address, all.data(), all.size());
+  }
+  return t.surface ? dev.create_surface(r) : dev.create_texture(r, t.sampler);
+}
+
 int run(const Options& o) {
   const bool from_stdin = o.manifest == "-";
   Manifest m;
@@ -97,7 +147,13 @@ int run(const Options& o) {
       found = buffers.emplace(a.buffer, std::pair{addr, std::move(arr)}).first;
     }
     const uint64_t addr = found->second.first;
-    if (a.tensormap) {
+    if (a.texture) {
+      try {
+        args.push_back(arg(make_texture(dev, *a.texture, addr, found->second.second, base, o.max_input)));
+      } catch (const std::invalid_argument& e) {
+        throw Invalid(at + (a.texture->surface ? ".surface: " : ".texture: ") + e.what());
+      }
+    } else if (a.tensormap) {
       a.tensormap->address = addr + a.offset;
       const std::string rule = units::tma::validate(*a.tensormap);
       if (!rule.empty()) throw Invalid(at + ": not a tensor map cuTensorMapEncodeTiled would build: " + rule);

@@ -1,24 +1,19 @@
 // Tensor copies through the Tensor Memory Accelerator (PTX §9.7.9.25.5, §5.5;
-// 001_23fdd5978b24a3ed.txt): cp.async.bulk.tensor in .tile mode, global -> shared completing on an
-// mbarrier and shared -> global on a bulk async-group, cp.reduce.async.bulk.tensor (a store that
+// 001_23fdd5978b24a3ed.txt): cp.async.bulk.tensor, global -> shared completing on an mbarrier
+// and shared -> global on a bulk async-group, cp.reduce.async.bulk.tensor (a store that
 // combines, numeric/atomic_ops.h), cp.async.bulk.prefetch.tensor, and the instructions that edit
 // maps: tensormap.replace (§9.7.9.26) and tensormap.cp_fenceproxy (§9.7.13.16).
 //
-// The map (tensor_map.h) is read when the copy is issued; its box of ceil(box[i] /
-// elementStrides[i]) elements per dimension, starting at the coordinates, lies in shared memory
-// densely, innermost dimension first, each element's shared address swizzled as the map says
-// (Swizzle<B,4,3> on the absolute address, as wgmma reads it, mma/descriptor.h). Elements outside
-// the tensor (§5.5.3.3) load as zero, or as a NaN with the NaN fill, and are not stored. The bytes
-// move at the latest moment the ISA allows, as for bulk copies (units/bulk_copy): a load when a
-// thread next observes its mbarrier's phase, completing the box's bytes as its tx-count; a store
-// when a wait retires its bulk group.
-#include <bit>
+// The map (tensor_map.h) is read when the copy is issued; what the box holds and where each
+// element lies in shared memory is box.h's. The bytes move at the latest moment the ISA allows,
+// as for bulk copies (units/bulk_copy): a load when a thread next observes its mbarrier's phase,
+// completing the box's bytes as its tx-count; a store when a wait retires its bulk group.
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <iterator>
 #include <optional>
-#include <cstring>
 #include <string>
-#include <vector>
 
 #include "exec/engine.h"
 #include "exec/unit.h"
@@ -27,6 +22,7 @@
 #include "program/registry.h"
 #include "units/bulk_copy/bulk_copy.h"
 #include "units/mbarrier/mbarrier.h"
+#include "units/tma/box.h"
 #include "units/tma/tensor_map.h"
 
 namespace ptxvm::units::tma {
@@ -37,114 +33,30 @@ using program::Arg;
 using program::Op;
 using mem::Space;
 
-// One tensor copy, its map and coordinates read at issue.
-struct Box {
-  TensorMap map;
-  int64_t coords[5] = {};
-  uint64_t shared = 0;  // the box's shared-memory offset
-  Warp* warp = nullptr;
-  int lane = 0;
-  bool load = true;
-  numeric::Combine combine = nullptr;  // cp.reduce.async.bulk.tensor: each element combined as atom does
-  int64_t offsets[3] = {};             // .im2col: the offsets of the instruction's im2colInfo
+// op.aux of a tensor copy: its rank (bits 0-2), Mode (bits 4-6), kMulticast for
+// .multicast::cluster and kPair for .cta_group::2.
+constexpr uint64_t kMulticast = 0x100, kPair = 0x200;
+unsigned rank_of(const Op& op) { return static_cast<unsigned>(op.aux & 7); }
+Mode mode_of(const Op& op) { return static_cast<Mode>(op.aux >> 4 & 7); }
 
-  unsigned count(unsigned d) const { return (map.box[d] + map.element_strides[d] - 1) / map.element_strides[d]; }
-  uint64_t elements() const {
-    if (map.im2col) return uint64_t{map.pixels} * map.channels;
-    uint64_t n = 1;
-    for (unsigned d = 0; d < map.rank; ++d) n *= count(d);
-    return n;
+// The maps each mode takes (§9.7.9.25.5.2): tiled ones .tile and .tile::gather4/scatter4,
+// im2col ones .im2col, wide im2col ones of mode W and W128 .im2col::w and .im2col::w::128.
+bool serves(const TensorMap& m, Mode mode) {
+  switch (mode) {
+  case Mode::Tile:
+  case Mode::Rows4: return !m.im2col;
+  case Mode::Im2col: return m.im2col && !m.wide;
+  case Mode::Im2colW: return m.wide == WideMode::W;
+  case Mode::Im2colW128: return m.wide == WideMode::W128;
   }
-  uint32_t bytes() const { return static_cast<uint32_t>(elements() * element_bytes(map.type)); }
+  return false;
+}
+std::string kind(const TensorMap& m) {
+  return !m.im2col ? "tiled" : !m.wide ? "im2col" : m.wide == WideMode::W ? "wide im2col (W)" : "wide im2col (W128)";
+}
 
-  // The shared offset of box element `i` (in box order), swizzled.
-  uint64_t shared_at(uint64_t i) const {
-    uint64_t a = shared + i * element_bytes(map.type);
-    const unsigned b = map.swizzle == Swizzle::B32 ? 1 : map.swizzle == Swizzle::B64 ? 2 : map.swizzle == Swizzle::B128 ? 3 : 0;
-    return a ^ (((a >> 7) & ((1u << b) - 1)) << 4);
-  }
-
-  // Moves the box: global -> shared (load) or shared -> global (store).
-  void apply() const {
-    if (map.im2col) return apply_im2col();
-    const unsigned size = element_bytes(map.type);
-    uint64_t index[5] = {};
-    for (uint64_t i = 0, n = elements(); i < n; ++i) {
-      bool inside = true;
-      uint64_t global = map.address;
-      for (unsigned d = 0; d < map.rank; ++d) {
-        const int64_t g = coords[d] + static_cast<int64_t>(index[d] * map.element_strides[d]);
-        inside = inside && g >= 0 && static_cast<uint64_t>(g) < map.dims[d];
-        global += static_cast<uint64_t>(g) * (d == 0 ? size : map.strides[d - 1]);
-      }
-      uint8_t* smem = warp->access(Space::Shared, shared_at(i), size, lane, false);
-      if (inside) {
-        uint8_t* gmem = warp->access(Space::Global, global, size, lane, false);
-        if (load) std::memcpy(smem, gmem, size);
-        else if (combine) numeric::combine_atomically(combine, gmem, smem, size, true);
-        else std::memcpy(gmem, smem, size);
-        if (load && (map.type == DataType::TF32 || map.type == DataType::TF32Ftz)) to_tf32(smem);
-      } else if (load) {
-        fill(smem, size);
-      }
-      for (unsigned d = 0; d < map.rank && ++index[d] == count(d); ++d) index[d] = 0;
-    }
-  }
-  // .im2col (§5.5.4): pixels * channels elements, a pixel's channels contiguous. The pixels are
-  // filter bases in the bounding box [lower, dim - 1 + upper] of each spatial dimension, from the
-  // coordinates on, W fastest, then H, D and the image N, each stepped by its traversal stride;
-  // a pixel reads the element at its base plus the instruction's offsets.
-  void apply_im2col() const {
-    const unsigned size = element_bytes(map.type), spatial = map.rank - 2;
-    int64_t base[3] = {}, n = coords[map.rank - 1];
-    for (unsigned i = 0; i < spatial; ++i) base[i] = coords[1 + i];
-    uint64_t i = 0;
-    for (uint32_t p = 0; p < map.pixels; ++p) {
-      bool pixel_inside = n >= 0 && static_cast<uint64_t>(n) < map.dims[map.rank - 1];
-      uint64_t global = map.address + static_cast<uint64_t>(n) * map.strides[map.rank - 2];
-      for (unsigned d = 0; d < spatial; ++d) {
-        const int64_t g = base[d] + offsets[d];
-        pixel_inside = pixel_inside && g >= 0 && static_cast<uint64_t>(g) < map.dims[1 + d];
-        global += static_cast<uint64_t>(g) * map.strides[d];
-      }
-      for (uint32_t k = 0; k < map.channels; ++k, ++i) {
-        const int64_t c = coords[0] + k;
-        uint8_t* smem = warp->access(Space::Shared, shared_at(i), size, lane, false);
-        if (pixel_inside && c >= 0 && static_cast<uint64_t>(c) < map.dims[0]) {
-          std::memcpy(smem, warp->access(Space::Global, global + static_cast<uint64_t>(c) * size, size, lane, false), size);
-          if (map.type == DataType::TF32 || map.type == DataType::TF32Ftz) to_tf32(smem);
-        } else {
-          fill(smem, size);
-        }
-      }
-      unsigned d = 0;  // the next base: W first, carrying into H, D, then N
-      for (; d < spatial; ++d) {
-        base[d] += map.element_strides[1 + d];
-        if (base[d] <= static_cast<int64_t>(map.dims[1 + d]) - 1 + map.upper[d]) break;
-        base[d] = map.lower[d];
-      }
-      if (d == spatial) n += map.element_strides[map.rank - 1];
-    }
-  }
-
-  // A .tf32 tensor's f32 elements load rounded to tf32, to nearest with ties away from zero (as
-  // cvt.rna.tf32.f32, §9.7.9.21), Inf and NaN unchanged (H100, tests/hw/tma).
-  static void to_tf32(uint8_t* at) {
-    uint32_t v;
-    std::memcpy(&v, at, 4);
-    if ((v & 0x7f800000u) != 0x7f800000u) v = (v + 0x1000u) & ~0x1fffu;
-    std::memcpy(at, &v, 4);
-  }
-  // An element outside the tensor: zero, or with the NaN fill the OOB-NaN (§5.5.3.3), which an
-  // H100 writes as 0x7ff7 in every 16 bits of the element (a NaN of f16, bf16, f32 and f64).
-  void fill(uint8_t* to, unsigned size) const {
-    const uint64_t nan = map.oob == OobFill::NanRequestZeroFma ? 0x7ff77ff77ff77ff7ull : 0;
-    std::memcpy(to, &nan, size);
-  }
-};
-
-// The map and coordinates of a [tensorMap, {coords}] operand for lane l.
-Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
+// The map and coordinates of a [tensorMap, tensorCoords] operand for lane l, checked.
+Box read_box(Warp& w, const Op& op, const Arg& tensor, bool load, int l) {
   const uint64_t address = w.address(tensor, l);
   const mem::Resolved at = mem::resolve(Space::Generic, address);
   const std::optional<TensorMap> map = decode(w.access(at.space, at.offset, 128, l, false));
@@ -156,93 +68,132 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, unsigned rank, int l) {
     w.undefined(l, "'" + op.text + "': the tensor map at " + std::to_string(address) + " is invalid: " + rule);
   Box b;
   b.map = *map;
+  b.mode = mode_of(op);
+  b.load = load;
+  const unsigned rank = rank_of(op);
   if (b.map.rank != rank)
     w.undefined(l, "'" + op.text + "' is ." + std::to_string(rank) + "d but its tensor map has rank " +
-                                           std::to_string(b.map.rank) + " (PTX §9.7.9.25.5.2)");
-  if (b.map.interleave != Interleave::None || b.map.swizzle > Swizzle::B128)
-    w.undefined(l, "'" + op.text + "': interleaved maps and the 128B-atom swizzles are not implemented yet");
+                       std::to_string(b.map.rank) + " (PTX §9.7.9.25.5.2)");
+  if (b.map.interleave != Interleave::None)
+    w.undefined(l, "'" + op.text + "': interleaved maps are not implemented yet");
+  if (!serves(b.map, b.mode))
+    w.undefined(l, "'" + op.text + "': a " + kind(b.map) + " tensor map does not serve this copy's load mode " +
+                       "(PTX §9.7.9.25.5.2: tiled maps serve .tile and .tile::gather4/scatter4, im2col maps .im2col, "
+                       "wide im2col maps of mode W and W128 .im2col::w and .im2col::w::128)");
+  if (b.mode == Mode::Rows4 && b.map.box[1] != 1)
+    w.undefined(l, "'" + op.text + "': the box of a .tile::gather4/.tile::scatter4 copy is one row tall, but the map's "
+                       "box has " + std::to_string(b.map.box[1]) + " rows (PTX §5.5.3.4.1)");
+  // the sub-byte types' directions (§9.7.9.25.5.1 and cuda.h's swizzle lists)
+  if (!load && b.map.type == DataType::U4x16Align16)
+    w.undefined(l, "'" + op.text + "': 16u4_align16b (.b4x16_p64) tensors are not stored (PTX §9.7.9.25.5.1)");
+  if (load && b.map.type == DataType::U6x16Align16 && b.map.swizzle == Swizzle::B128Atom64)
+    w.undefined(l, "'" + op.text + "': a 16u6_align16b map swizzles 128B_atom_64B in stores only (cuda.h)");
   const Arg& coords = tensor.elems.at(0);
-  for (unsigned d = 0; d < rank; ++d) b.coords[d] = w.get<int32_t>(coords.elems.empty() ? coords : coords.elems[d], l);
+  for (unsigned d = 0, n = b.mode == Mode::Rows4 ? 5 : rank; d < n; ++d)
+    b.coords[d] = w.get<int32_t>(coords.elems.empty() ? coords : coords.elems.at(d), l);
+  if (padded(b.map.type) && b.coords[0] % 128)
+    w.undefined(l, "'" + op.text + "': the first coordinate of a 16u4_align16b or 16u6_align16b tensor must be a "
+                       "multiple of 128, not " + std::to_string(b.coords[0]) + " (PTX §9.7.9.25.5.1)");
   // §5.5.3.1: "the address of the bounding box must be 16-byte aligned"; an H100 stops such a
   // copy with an illegal-instruction error (tests/hw/tma).
-  if (b.coords[0] * static_cast<int64_t>(element_bytes(b.map.type)) % 16)
+  const Packing p = packing(b.map.type);
+  if (b.coords[0] * static_cast<int64_t>(p.global_bytes) % (16 * static_cast<int64_t>(p.values)))
     w.undefined(l, "'" + op.text + "': the box starts at coordinate " + std::to_string(b.coords[0]) +
-                  " of dimension 0, " + std::to_string(b.coords[0] * static_cast<int64_t>(element_bytes(b.map.type))) +
+                  " of dimension 0, " + std::to_string(b.coords[0] * static_cast<int64_t>(p.global_bytes) / p.values) +
                   " bytes into a row: not 16-byte aligned (PTX §5.5.3.1)");
   b.warp = &w;
   b.lane = l;
   return b;
 }
 
-// An H100 stops a store or reduction whose box starts before the tensor (tests/hw/tma).
-void check_store_start(Warp& w, const Op& op, const Box& b, int l) {
-  for (unsigned d = 0; d < b.map.rank; ++d)
-    if (b.coords[d] < 0)
-      w.undefined(l, "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
-                    " of dimension " + std::to_string(d) + ", before the tensor (tests/hw/tma: the H100 faults)");
+// The im2colInfo operand of the im2col modes: .im2col's offsets, .im2col::w's {wHalo, wOffset}
+// (§9.7.9.25.5.2: wHalo in [0, 512), in [0, 32) for .im2col::w::128; wOffset in [0, 32)).
+void read_info(Warp& w, const Op& op, const Arg& info, Box& b, int l) {
+  const unsigned n = b.mode == Mode::Im2col ? b.map.rank - 2 : 2;
+  for (unsigned i = 0; i < n; ++i) b.info[i] = w.get<uint16_t>(info.elems.empty() ? info : info.elems.at(i), l);
+  if (b.mode == Mode::Im2col) return;
+  const int64_t halo_limit = b.mode == Mode::Im2colW128 ? 32 : 512;
+  if (b.info[0] >= halo_limit || b.info[1] >= 32)
+    w.undefined(l, "'" + op.text + "': wHalo " + std::to_string(b.info[0]) + " and wOffset " + std::to_string(b.info[1]) +
+                       " must lie in [0, " + std::to_string(halo_limit) + ") and [0, 32) (PTX §9.7.9.25.5.2)");
+  const int64_t first = b.coords[1] + b.info[1], last = static_cast<int64_t>(b.map.dims[1]) - 1 + b.map.upper[0] + b.info[1];
+  if (first > last)
+    w.undefined(l, "'" + op.text + "': the first pixel's W, " + std::to_string(first) +
+                       " with wOffset, lies right of the bounding box, which ends at " + std::to_string(last) +
+                       " (PTX §5.5.5.1: only left of it)");
 }
 
-// op.aux of a tensor copy: its rank, and kMulticast for .multicast::cluster.
-constexpr uint64_t kMulticast = 0x100;
-
-unsigned rank_of(const isa::Bound& b) {
-  const std::string* d = b.value("dim");
-  return d ? static_cast<unsigned>((*d)[1] - '0') : 1;
-}
-
-// cp.async.bulk.tensor.Nd.shared::{cta,cluster}.global.tile.mbarrier::complete_tx::bytes
-//   [dstMem], [tensorMap, tensorCoords], [mbar]
+// cp.async.bulk.tensor.Nd.shared::{cta,cluster}.global.mode.mbarrier::complete_tx::bytes
+//   {.multicast::cluster}{.cta_group} [dstMem], [tensorMap, tensorCoords], [mbar]{, im2colInfo}{, ctaMask}
 void load(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
-    Box b = read_box(w, op, op.args[1], static_cast<unsigned>(op.aux & 7), l);
-    if (b.map.im2col != (op.aux2 != 0))
-      w.undefined(l, "'" + op.text + "': an " + (b.map.im2col ? "im2col" : "tiled") +
-                                                        " tensor map with a copy in the other mode (PTX §9.7.9.25.5.2)");
-    if (op.aux2)  // im2colInfo: the offsets of the spatial dimensions, 16 bits each
-      for (unsigned d = 0; d + 2 < b.map.rank; ++d) {
-        const Arg& info = op.args.at(3);
-        b.offsets[d] = w.get<uint16_t>(info.elems.empty() ? info : info.elems.at(d), l);
-      }
+    Box b = read_box(w, op, op.args[1], true, l);
+    const bool im2col = b.mode >= Mode::Im2col;
+    if (im2col) read_info(w, op, op.args.at(3), b, l);
     b.shared = mem::shared_offset(w.address(op.args[0], l));
     if (b.shared % 128)
       w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
     const uint64_t barrier = mem::shared_offset(w.address(op.args[2], l));
     auto expect = [&](const Box& box, uint64_t at) {
-      w.access(Space::Shared, box.shared, box.bytes(), l, false);  // the whole box inside shared memory
+      w.access(Space::Shared, box.shared, static_cast<uint32_t>(std::min<uint64_t>(box.bytes(), UINT32_MAX)), l, false);
       mbarrier::expect_completion(w, at, l, op.text, [box] {
         box.apply();
-        return box.bytes();
+        return static_cast<uint32_t>(box.bytes());
       });
     };
-    if (!(op.aux & kMulticast)) return expect(b, barrier);
-    // .multicast::cluster: the box and its complete-tx at the same offsets in each CTA of ctaMask
-    const uint32_t mask = w.get<uint16_t>(op.args.at(3 + (op.aux2 != 0)), l);
-    if (!w.cta->cluster->holds(mask))
+    // .cta_group (§9.7.9.25.5.2): with ::1, the default, mbar lies in dstMem's CTA; with ::2 it
+    // may lie in that CTA's peer of the CTA pair (%cluster_ctarank ^ 1) instead.
+    const bool pair = op.aux & kPair;
+    const Warp::SharedTarget bar = w.shared_target(barrier, l);
+    if (!(op.aux & kMulticast)) {
+      const Warp::SharedTarget dst = w.shared_target(b.shared, l);
+      if (bar.cta != dst.cta && !(pair && bar.cta->rank == (dst.cta->rank ^ 1)))
+        w.undefined(l, "'" + op.text + "': mbar lies in CTA " + std::to_string(bar.cta->rank) + ", dstMem in CTA " +
+                           std::to_string(dst.cta->rank) +
+                           (pair ? "; with .cta_group::2 mbar lies in dstMem's CTA or its peer (PTX §9.7.9.25.5.2)"
+                                 : "; with .cta_group::1 (the default) mbar lies in dstMem's CTA (PTX §9.7.9.25.5.2)"));
+      return expect(b, barrier);
+    }
+    // .multicast::cluster: the box at the same offset in each CTA of ctaMask. Its complete-tx goes
+    // to the barrier at mbar's offset in the same CTA (.cta_group::1), or (::2) in the CTA of the
+    // destination's pair whose rank has the parity of mbar's CTA.
+    const uint32_t mask = w.get<uint16_t>(op.args.at(3 + im2col), l);
+    exec::Cluster& cluster = *w.cta->cluster;
+    if (!cluster.holds(mask))
       w.undefined(l, "'" + op.text + "': ctaMask " + std::to_string(mask) + " names a CTA outside the cluster of " +
-                          std::to_string(w.cta->cluster->ctas.size()) + " (undefined, PTX §9.7.9.25.5.2)");
-    const uint64_t dst = w.shared_target(b.shared, l).offset, bar = w.shared_target(barrier, l).offset;
+                          std::to_string(cluster.ctas.size()) + " (undefined, PTX §9.7.9.25.5.2)");
+    const uint64_t dst = w.shared_target(b.shared, l).offset;
     for (uint32_t ranks = mask; ranks; ranks &= ranks - 1) {
       const auto rank = static_cast<uint32_t>(std::countr_zero(ranks));
+      const uint32_t signalled = pair ? (rank & ~1u) | (bar.cta->rank & 1) : rank;
+      if (!cluster.at(signalled))
+        w.undefined(l, "'" + op.text + "': CTA " + std::to_string(rank) + " of ctaMask has no peer CTA " +
+                           std::to_string(signalled) + " to signal: the cluster has " + std::to_string(cluster.ctas.size()) +
+                           " CTAs (.cta_group::2, PTX §9.7.9.25.5.2)");
       Box to = b;
       to.shared = mem::cluster_shared_address(rank, dst);
-      expect(to, mem::cluster_shared_address(rank, bar));
+      expect(to, mem::cluster_shared_address(signalled, bar.offset));
     }
   });
 }
 
 // The box of a store or reduction [tensorMap, tensorCoords], [srcMem] (§9.7.9.25.5.2-3), checked.
+// An H100 stops a store or reduction whose box starts before the tensor (tests/hw/tma); ptxvm
+// takes .tile::scatter4's column and rows alike.
 Box store_box(Warp& w, const Op& op, int l) {
-  Box b = read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l);
-  b.load = false;
-  check_store_start(w, op, b, l);
+  Box b = read_box(w, op, op.args[0], false, l);
+  for (unsigned d = 0, n = b.mode == Mode::Rows4 ? 5 : b.map.rank; d < n; ++d)
+    if (b.coords[d] < 0)
+      w.undefined(l, "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
+                    " (tensorCoords[" + std::to_string(d) + "]), before the tensor (tests/hw/tma: the H100 faults)");
   b.shared = mem::shared_offset(w.address(op.args[1], l));
   if (b.shared % 128)
     w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
-  w.access(Space::Shared, b.shared, b.bytes(), l, false);
+  w.access(Space::Shared, b.shared, static_cast<uint32_t>(std::min<uint64_t>(b.bytes(), UINT32_MAX)), l, false);
   return b;
 }
 
-// cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tensorMap, tensorCoords], [srcMem]
+// cp.async.bulk.tensor.Nd.global.shared::cta.{tile,tile::scatter4}.bulk_group [tensorMap, tensorCoords], [srcMem]
 void store(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     const Box b = store_box(w, op, l);
@@ -251,7 +202,8 @@ void store(Warp& w, const Op& op, uint32_t m) {
 }
 
 // cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp.tile.bulk_group [tensorMap, coords],
-// [srcMem]: a store that combines each element with the tensor's, the element type the map's.
+// [srcMem]: a store that combines each element with the tensor's, the element type the map's
+// (no sub-byte type, §9.7.9.25.5.1).
 void reduce(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     Box b = store_box(w, op, l);
@@ -265,16 +217,36 @@ void reduce(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-// cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [tensorMap, tensorCoords]: a hint, whose map
-// must still be one.
+// cp.async.bulk.prefetch.tensor.Nd.L2.global.mode [tensorMap, tensorCoords]{, im2colInfo}: a
+// hint, whose map and operands must still be a copy's.
 void prefetch(Warp& w, const Op& op, uint32_t m) {
-  exec::for_lanes(m, [&](int l) { read_box(w, op, op.args[0], static_cast<unsigned>(op.aux), l); });
+  exec::for_lanes(m, [&](int l) {
+    Box b = read_box(w, op, op.args[0], true, l);
+    if (b.mode >= Mode::Im2col) read_info(w, op, op.args.at(1), b, l);
+  });
 }
 
 // tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val (§9.7.9.26): one field of
 // the map at addr, in global or shared memory, replaced. op.aux: the field; the enumerated fields
 // take the device numbering of Table 32 (element types 8, 9, 10 are f32.ftz, f64, bf16).
-enum Field : uint8_t { Address, Rank, BoxDim, GlobalDim, GlobalStride, ElementStride, ElemType, InterleaveLayout, SwizzleMode, FillMode };
+enum Field : uint8_t {
+  Address, Rank, BoxDim, GlobalDim, GlobalStride, ElementStride,
+  ElemType, InterleaveLayout, SwizzleMode, SwizzleAtomicity, FillMode
+};
+
+// Table 32's .swizzle_mode (0 none, 1 32B, 2 64B, 3 128B) and .swizzle_atomicity (0 16B, 1 32B,
+// 2 32B + 8B flip, 3 64B) make one CUDA swizzle: the 128B mode with atomicity a is 128B (a = 0),
+// 128B_atom_32B, 128B_atom_32B_flip_8B or 128B_atom_64B; the other modes pair with 16B only
+// (§5.5.7 Table 14), another atomicity staying pending (TensorMap::pending_atomicity).
+void set_swizzle(TensorMap& m, unsigned mode, unsigned atomicity) {
+  m.swizzle = static_cast<Swizzle>(mode == 3 ? 3 + atomicity : mode);
+  m.pending_atomicity = static_cast<uint8_t>(mode == 3 ? 0 : atomicity);
+}
+unsigned swizzle_mode(const TensorMap& m) { return std::min(static_cast<unsigned>(m.swizzle), 3u); }
+unsigned swizzle_atomicity(const TensorMap& m) {
+  return m.swizzle >= Swizzle::B128 ? static_cast<unsigned>(m.swizzle) - 3 : m.pending_atomicity;
+}
+
 void replace(Warp& w, const Op& op, uint32_t m) {
   const auto field = static_cast<Field>(op.aux);
   const bool ordinal = field >= BoxDim && field <= ElementStride;
@@ -291,6 +263,12 @@ void replace(Warp& w, const Op& op, uint32_t m) {
     const uint64_t ord = ordinal ? op.args[1].imm : 0;
     if (ordinal && ord >= (field == GlobalStride ? 4u : 5u))
       w.undefined(l, "'" + op.text + "': ordinal " + std::to_string(ord) + " is beyond the map's dimensions");
+    if (field == SwizzleMode && v == 4)
+      w.undefined(l, "'" + op.text + "': unsupported: the 96B swizzle mode (sm_103a) is not implemented yet");
+    static const uint64_t kValues[] = {16, 3, 4, 4, 2};  // Table 32's values of .elemtype .. .fill_mode
+    if (field >= ElemType && v >= kValues[field - ElemType])
+      w.undefined(l, "'" + op.text + "': new_val " + std::to_string(v) +
+                         " is none of the field's values (PTX §9.7.9.26 Table 32)");
     switch (field) {
     case Address: map->address = v; break;
     case Rank: map->rank = static_cast<uint32_t>(v) + 1; break;  // new_val is the rank less one
@@ -300,7 +278,8 @@ void replace(Warp& w, const Op& op, uint32_t m) {
     case ElementStride: map->element_strides[ord] = static_cast<uint32_t>(v); break;
     case ElemType: map->type = static_cast<DataType>(v == 8 ? 10 : v == 9 ? 8 : v == 10 ? 9 : v); break;
     case InterleaveLayout: map->interleave = static_cast<Interleave>(v); break;
-    case SwizzleMode: map->swizzle = static_cast<Swizzle>(v); break;
+    case SwizzleMode: set_swizzle(*map, static_cast<unsigned>(v), swizzle_atomicity(*map)); break;
+    case SwizzleAtomicity: set_swizzle(*map, swizzle_mode(*map), static_cast<unsigned>(v)); break;
     case FillMode: map->oob = static_cast<OobFill>(v); break;
     }
     const auto out = encode(*map);
@@ -321,49 +300,53 @@ void cp_fenceproxy(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-bool tile_mode(const isa::Bound& b, std::string& why, bool im2col_too = false) {
-  const std::string* mode = b.value("mode");
-  if (mode && *mode != ".tile" && !(im2col_too && *mode == ".im2col")) {
-    why = *mode + " tensor copies are not implemented yet";
-    return false;
-  }
-  if (b.value("cta_group")) {
-    why = ".cta_group tensor copies (sm_100 CTA pairs, tcgen05) are not implemented yet";
-    return false;
-  }
-  return true;
+// The Mode of a tensor copy's .load_mode, or nullopt (with `why`) for one ptxvm does not run.
+std::optional<Mode> mode(const isa::Bound& b, std::string& why) {
+  const std::string* m = b.value("mode");
+  if (!m || *m == ".tile") return Mode::Tile;
+  if (*m == ".tile::gather4" || *m == ".tile::scatter4") return Mode::Rows4;
+  if (*m == ".im2col") return Mode::Im2col;
+  if (*m == ".im2col::w") return Mode::Im2colW;
+  if (*m == ".im2col::w::128") return Mode::Im2colW128;
+  why = *m + " tensor copies are not implemented yet";
+  return std::nullopt;
+}
+
+// op.aux of a copy in mode `m`.
+uint64_t aux(const isa::Bound& b, Mode m) {
+  const std::string* d = b.value("dim");
+  return (d ? static_cast<uint64_t>((*d)[1] - '0') : 1) | static_cast<uint64_t>(m) << 4 |
+         (b.value("multicast") ? kMulticast : 0) | (b.is("cta_group", ".cta_group::2") ? kPair : 0);
 }
 
 const program::Registration registered([](program::Registry& r) {
   r["cp.async.bulk.tensor §9.7.9.25.5.2"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    if (!tile_mode(b, why, true)) return false;
+    const std::optional<Mode> m = mode(b, why);
+    if (!m) return false;
     const std::string* dst = b.value("dst");
-    const std::string* mode = b.value("mode");
-    op.aux = rank_of(b) | (b.value("multicast") ? kMulticast : 0);
-    op.aux2 = mode && *mode == ".im2col";
+    op.aux = aux(b, *m);
     op.fn = dst && *dst == ".global" ? &store : &load;
     return true;
   };
   r["cp.reduce.async.bulk.tensor §9.7.9.25.5.3"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    if (!tile_mode(b, why)) return false;
+    const std::optional<Mode> m = mode(b, why);
+    if (!m) return false;
     static const std::string kOps[] = {".add", ".min", ".max", ".inc", ".dec", ".and", ".or", ".xor"};
     const std::string* red = b.value("op");
     const std::string* found = red ? std::find(std::begin(kOps), std::end(kOps), *red) : std::end(kOps);
     if (found == std::end(kOps)) return false;
-    op.aux = rank_of(b);
+    op.aux = aux(b, *m);
     op.aux2 = reinterpret_cast<uint64_t>(found);  // the operation's name, static
     op.fn = &reduce;
     return true;
   };
-  r["tensormap.replace §9.7.9.26"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    static const char* const kFields[] = {".global_address", ".rank", ".box_dim", ".global_dim", ".global_stride",
-                                          ".element_stride", ".elemtype", ".interleave_layout", ".swizzle_mode", ".fill_mode"};
+  r["tensormap.replace §9.7.9.26"] = [](const isa::Bound& b, Op& op, std::string&) {
+    static const char* const kFields[] = {".global_address", ".rank",         ".box_dim",         ".global_dim",
+                                          ".global_stride",  ".element_stride", ".elemtype",      ".interleave_layout",
+                                          ".swizzle_mode",   ".swizzle_atomicity", ".fill_mode"};
     const std::string* field = b.value("field");
     const auto found = field ? std::find(std::begin(kFields), std::end(kFields), *field) : std::end(kFields);
-    if (found == std::end(kFields)) {
-      why = ".swizzle_atomicity (the sm_100 128B-atom swizzles) is not implemented yet";
-      return false;
-    }
+    if (found == std::end(kFields)) return false;
     const std::string* ss = b.value("ss");
     op.aux = static_cast<uint64_t>(found - std::begin(kFields));
     op.aux2 = ss ? static_cast<uint64_t>(*ss == ".global" ? Space::Global : Space::Shared) : 0;
@@ -375,8 +358,9 @@ const program::Registration registered([](program::Registry& r) {
     return true;
   };
   r["cp.async.bulk.prefetch.tensor §9.7.9.25.5.4"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    if (!tile_mode(b, why)) return false;
-    op.aux = rank_of(b);
+    const std::optional<Mode> m = mode(b, why);
+    if (!m) return false;
+    op.aux = aux(b, *m);
     op.fn = &prefetch;
     return true;
   };
