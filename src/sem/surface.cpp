@@ -89,7 +89,8 @@ uint8_t* locate(Warp& w, const Op& op, const Config& k, const Surface& s, const 
   if (k.formatted) c[0] *= s.texel;
   int64_t slice = n == 3 ? c[2] : 0;
   int64_t slices = n == 3 ? s.img.depth : 1;
-  if (layered) slice = w.get<uint32_t>(element(coords, 0), lane), slices = s.img.depth;
+  // The array index: its low 16 bits (the H100 reads 0x80000000 as layer 0), then the mode.
+  if (layered) slice = w.get<uint32_t>(element(coords, 0), lane) & 0xffff, slices = s.img.depth;
   if (c[0] % bytes)
     w.undefined(lane, "'" + op.text + "': x = " + std::to_string(c[0]) + " bytes is not a multiple of the " +
                           std::to_string(bytes) + "-byte access (PTX §9.7.11)");
@@ -136,9 +137,25 @@ void sust_b(Warp& w, const Op& op, uint32_t mask) {
 }
 
 // sust.p (§9.7.11.2): 32-bit source elements, left to right R, G, B, A, converted to the
-// surface's channel format: .f32 to a float format, integers (their low bits) to the others.
+// surface's channel format; channels the source lacks are written 0 (§9.7.11.2: unpredictable).
+// CUDA's integer formats are UINT and SINT: the H100 saturates the .u32 or .s32 source to the
+// channel's range. f16 takes .f32 converted to nearest, overflowing to the largest finite value
+// (infinities stay), NaN as 0x7e00; 32-bit formats take the bits.
 void store_channel(uint8_t* p, ChannelFormat f, uint32_t v) {
-  if (f == ChannelFormat::F16) v = uint32_t(numeric::cvt_float(numeric::kF16, numeric::kF32, v, {}));
+  const int32_t i = int32_t(v);
+  switch (f) {
+  case ChannelFormat::U8: v = std::min(v, 0xffu); break;
+  case ChannelFormat::U16: v = std::min(v, 0xffffu); break;
+  case ChannelFormat::S8: v = uint32_t(std::clamp(i, -128, 127)); break;
+  case ChannelFormat::S16: v = uint32_t(std::clamp(i, -32768, 32767)); break;
+  case ChannelFormat::F16: {
+    const float x = std::bit_cast<float>(v);
+    v = std::isnan(x) ? 0x7e00u
+                      : uint32_t(numeric::cvt_float(numeric::kF16, numeric::kF32, v, {.satfinite = !std::isinf(x)}));
+    break;
+  }
+  default: break;
+  }
   std::memcpy(p, &v, channel_bytes(f));  // little-endian: the low bytes
 }
 
@@ -149,8 +166,8 @@ void sust_p(Warp& w, const Op& op, uint32_t mask) {
     uint8_t* p = locate(w, op, k, s, op.args[0].elems.back(), s.texel, lane);
     if (!p) return;
     const unsigned cb = channel_bytes(s.obj.resource.format);
-    for (unsigned c = 0; c < std::min<unsigned>(k.elements, s.obj.resource.channels); ++c)
-      store_channel(p + c * cb, s.obj.resource.format, w.get<uint32_t>(element(op.args[1], c), lane));
+    for (unsigned c = 0; c < s.obj.resource.channels; ++c)  // channels the source lacks: 0 (the H100)
+      store_channel(p + c * cb, s.obj.resource.format, c < k.elements ? w.get<uint32_t>(element(op.args[1], c), lane) : 0);
   });
 }
 

@@ -170,15 +170,18 @@ void replay(Harness& h, Kernels& kernels, const Case& c, const Recorded& rec, Ta
   for (size_t i = 0; i < std::min(got.size(), rec.out.size()); ++i)
     if (got[i] != rec.out[i]) bad += 1, first = std::min(first, i);
   // PTXVM_TEXTURE_DUMP=<case name>: every lookup of that case, ptxvm's words and the H100's.
-  if (const char* dump = std::getenv("PTXVM_TEXTURE_DUMP"); dump && c.name == dump && !hw::stores(k))
+  if (const char* dump = std::getenv("PTXVM_TEXTURE_DUMP"); dump && c.name == dump) {
+    const size_t per = hw::stores(k) ? (texels.size() + 3) / 4 : k.result_words;
     for (size_t at = 0; at < n; ++at) {
       std::printf("%zu:", at);
       for (unsigned j = 0; j < 16; ++j) std::printf(" %08x", lookups[16 * at + j]);
       std::printf(" |");
-      for (size_t j = at * k.result_words; j < (at + 1) * k.result_words && j < got.size(); ++j)
-        std::printf(" %08x/%08x", unsigned(got[j]), unsigned(rec.out[j]));
+      for (size_t j = at * per; j < (at + 1) * per && j < got.size() && j < rec.out.size(); ++j)
+        if (!hw::stores(k) || got[j] != rec.out[j])
+          std::printf(" [%zu] %08x/%08x", j - at * per, unsigned(got[j]), unsigned(rec.out[j]));
       std::printf("\n");
     }
+  }
   if (got.size() != rec.out.size() || bad) {
     ++t.bad_records;
     std::ostringstream s;
