@@ -140,7 +140,7 @@ void sust_b(Warp& w, const Op& op, uint32_t mask) {
 // surface's channel format; channels the source lacks are written 0 (§9.7.11.2: unpredictable).
 // CUDA's integer formats are UINT and SINT: the H100 saturates the .u32 or .s32 source to the
 // channel's range. f16 takes .f32 converted to nearest, overflowing to the largest finite value
-// (infinities stay), NaN as 0x7e00; 32-bit formats take the bits.
+// (infinities stay), a NaN keeping its sign and top payload bits; 32-bit formats take the bits.
 void store_channel(uint8_t* p, ChannelFormat f, uint32_t v) {
   const int32_t i = int32_t(v);
   switch (f) {
@@ -150,7 +150,7 @@ void store_channel(uint8_t* p, ChannelFormat f, uint32_t v) {
   case ChannelFormat::S16: v = uint32_t(std::clamp(i, -32768, 32767)); break;
   case ChannelFormat::F16: {
     const float x = std::bit_cast<float>(v);
-    v = std::isnan(x) ? 0x7e00u
+    v = std::isnan(x) ? (v >> 16 & 0x8000u) | 0x7c00u | (v >> 13 & 0x3ffu)  // sign and top payload bits
                       : uint32_t(numeric::cvt_float(numeric::kF16, numeric::kF32, v, {.satfinite = !std::isinf(x)}));
     break;
   }
@@ -248,11 +248,12 @@ void suq(Warp& w, const Op& op, uint32_t mask) {
   exec::for_lanes(mask, [&](int lane) {
     const Surface s = surface(w, op, lane);
     const TextureResource& r = s.obj.resource;
+    const std::array<uint32_t, 3> size = texture::size_query(r, 0, true);
     uint32_t v = 0;
     switch (op.aux) {
-    case 0: v = r.width; break;
-    case 1: v = r.height; break;
-    case 2: v = r.layered || r.cubemap ? 0 : r.depth; break;
+    case 0:
+    case 1:
+    case 2: v = size[op.aux]; break;
     case 3: v = texture::channel_data_type(r.format, false); break;
     case 4: v = texture::channel_order(r.channels); break;
     case 5: v = r.layered ? r.depth : 0; break;

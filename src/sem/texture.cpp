@@ -209,12 +209,11 @@ enum class Query : uint8_t {
 
 uint32_t query(const Object& o, Query q, int32_t level) {
   const TextureResource& r = o.resource;
-  auto at_level = [&](uint32_t n) { return std::max(1u, n >> std::max(level, 0)); };
-  const bool stacked = r.layered || r.cubemap;
+  const std::array<uint32_t, 3> size = texture::size_query(r, level, false);
   switch (q) {
-  case Query::Width: return at_level(r.width);
-  case Query::Height: return r.height ? at_level(r.height) : 0;
-  case Query::Depth: return r.depth && !stacked ? at_level(r.depth) : 0;
+  case Query::Width: return size[0];
+  case Query::Height: return size[1];
+  case Query::Depth: return size[2];
   case Query::ChannelDataType:
     return texture::channel_data_type(r.format, o.kind == Object::Kind::Texture && !o.sampler.read_as_integer);
   case Query::ChannelOrder: return texture::channel_order(r.channels);

@@ -1,5 +1,6 @@
 #include "texture/objects.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace ptxvm {
@@ -62,6 +63,17 @@ uint32_t channel_data_type(ChannelFormat f, bool normalized) {  // CL_SNORM_INT8
 
 uint32_t channel_order(unsigned channels) {  // CL_R 0x10B0, CL_RG 0x10B2, CL_RGBA 0x10B5
   return channels == 1 ? 0x10B0 : channels == 2 ? 0x10B2 : 0x10B5;
+}
+
+std::array<uint32_t, 3> size_query(const TextureResource& r, int32_t level, bool surface) {
+  const uint32_t levels = r.kind == TextureResource::Kind::MipmappedArray ? r.levels : 1;
+  if (level < 0 || uint32_t(level) >= levels) return {0, 0, 0};
+  auto mip = [&](uint32_t n) { return std::max(1u, n >> level); };
+  const uint32_t layers = r.cubemap ? r.depth / 6 : r.depth;
+  if (r.kind == TextureResource::Kind::Linear) return {r.width, 0, 0};
+  if (r.height == 0) return {mip(r.width), r.layered ? layers : surface ? 0 : 1, 0};
+  if (r.layered) return {mip(r.width), mip(r.height), layers};
+  return {mip(r.width), mip(r.height), r.depth && !r.cubemap ? mip(r.depth) : 0};
 }
 
 uint64_t Objects::add(const Object& o) {

@@ -3,6 +3,7 @@
 // names. The device owns one table; the host adds objects between launches, kernels look them up.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,6 +28,13 @@ std::string validate(const TextureResource& r);
 // txq/suq .channel_data_type and .channel_order: the OpenCL values of §5.3.3 Tables 12 and 13.
 uint32_t channel_data_type(ChannelFormat f, bool normalized);
 uint32_t channel_order(unsigned channels);
+
+// What txq(.level) .width/.height/.depth and suq report for a resource at mip level `level` (the
+// H100's answers, tests/hw/texture): a level the resource lacks (or a negative one) is 0 x 0 x 0;
+// the layers of an array stand where its next dimension would (a 1D array's height, a 2D
+// array's depth; cubes count for a cube-map array); a 1D array texture is 1 high, a 1D surface
+// and linear memory 0.
+std::array<uint32_t, 3> size_query(const TextureResource& r, int32_t level, bool surface);
 
 class Objects {
 public:
