@@ -346,12 +346,23 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   // Integer coordinates (§9.7.10.3: .s32): texel indices, no filtering, the address modes apply.
   const Image& base = levels[0];
   uint32_t slice = layer_of(at, base);
+  // A 1D lookup with integer coordinates reads linear memory (tex1Dfetch) and one with float
+  // coordinates the other resources; the H100 returns 0 for the other pairs.
+  if (at.geometry == Geometry::D1 && at.integer != (tex.resource.kind == TextureResource::Kind::Linear))
+    return {0, 0, 0, 0};
+  // Integer coordinates (.s32, §9.7.10.3): texel indices, no filtering, no address modes: a texel
+  // outside the image reads 0 in every channel (the H100; tex1Dfetch's rule).
   if (at.integer) {
     const unsigned dims = dims_of(at.geometry);
     Sampled s{tex, base, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims,
               slice};
+    if (layered(at.geometry) && slice != uint32_t(at.layer)) return {0, 0, 0, 0};  // an index past the layers
     std::array<int64_t, 3> idx{};
-    for (unsigned d = 0; d < dims; ++d) idx[d] = int64_t(at.i[d]) + at.offset[d];
+    const int64_t n[3] = {base.width, base.height, base.depth};
+    for (unsigned d = 0; d < dims; ++d) {
+      idx[d] = int64_t(at.i[d]) + at.offset[d];
+      if (idx[d] < 0 || idx[d] >= n[d]) return {0, 0, 0, 0};
+    }
     return result_words(tex, s.at(idx), r);
   }
   std::array<float, 3> c = flushed(at.f);
