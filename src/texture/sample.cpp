@@ -227,12 +227,12 @@ Face cube_face(float x, float y, float z) {
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   float sc, tc, ma;
   uint32_t face;
-  if (ax >= ay && ax >= az) {
-    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
-  } else if (ay >= az) {
+  if (az >= ax && az >= ay) {  // ties go to z, then to y (the H100)
+    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
+  } else if (ay >= ax) {
     face = y >= 0 ? 2 : 3, ma = ay, sc = x, tc = y >= 0 ? z : -z;
   } else {
-    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
+    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
   }
   return {face, (sc / ma + 1) * 0.5f, (tc / ma + 1) * 0.5f};
 }
@@ -271,6 +271,13 @@ unsigned dims_of(Geometry g) {
   return g == Geometry::D3 ? 3 : 2;
 }
 
+// A cube face's address modes: the sampler's (a face's coordinates are normalized), clamp with
+// seamless filtering (the H100).
+std::array<AddressMode, 3> cube_modes(const Object& tex) {
+  if (tex.sampler.seamless_cubemap) return {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+  return tex.sampler.address;
+}
+
 // The channels of one lookup at one level.
 Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<float, 3> c) {
   const unsigned dims = dims_of(at.geometry);
@@ -280,7 +287,7 @@ Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
   for (unsigned d = 0; d < dims; ++d)
     u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d])) + at.offset[d];
-  if (cube) s.modes = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+  if (cube) s.modes = cube_modes(tex);
   return filter(s, u, tex.sampler.filter == FilterMode::Linear);
 }
 
@@ -403,7 +410,7 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
   }
   Sampled s{tex, img, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), 2, slice};
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube)
-    s.modes = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+    s.modes = cube_modes(tex);
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
   const int64_t x = index_of((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width)) - 0.5) + at.offset[0];
   const int64_t y = index_of((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height)) - 0.5) + at.offset[1];
