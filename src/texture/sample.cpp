@@ -37,6 +37,13 @@ float srgb_to_linear(float c) {  // the sRGB transfer function (IEC 61966-2-1)
   return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
 }
 
+// A signed normalized 8-bit channel as tld4 returns it on the H100: through a 16-bit signed
+// normalized value (rounded, ties up), over 32767, at least -1.
+float snorm(int32_t v, int32_t full) {
+  const double q = std::floor(double(v) * 32767.0 / full + 0.5);
+  return std::max(float(q / 32767.0), -1.0f);
+}
+
 Texel decode(const Object& tex, const uint8_t* p) {
   const TextureResource& r = tex.resource;
   const bool as_float = returns_float(tex);
@@ -291,10 +298,10 @@ Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32
   return filter(s, u, tex.sampler.filter == FilterMode::Linear);
 }
 
-// Coordinates with subnormals flushed to zero, as the H100 reads them.
+// Coordinates as the H100 reads them: subnormals and NaNs as zero.
 std::array<float, 3> flushed(std::array<float, 3> c) {
   for (float& x : c)
-    if (std::fpclassify(x) == FP_SUBNORMAL) x = 0;
+    if (std::fpclassify(x) == FP_SUBNORMAL || std::isnan(x)) x = 0;
   return c;
 }
 
@@ -419,7 +426,8 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
   Texel t;
   for (unsigned k = 0; k < 4; ++k) {
     const Texel v = s.at(corners[k]);
-    t.f[k] = v.f[comp];
+    const bool snorm8 = tex.resource.format == ChannelFormat::S8 && returns_float(tex);
+    t.f[k] = snorm8 ? snorm(int32_t(v.i[comp]), 127) : v.f[comp];
     t.i[k] = v.i[comp];
   }
   return result_words(tex, t, r);
