@@ -1,0 +1,57 @@
+// The box of one tensor copy (PTX §5.5, 001_23fdd5978b24a3ed.txt): which elements of the tensor
+// it moves and where each lies in shared memory. A box is a list of rows, each a run of elements
+// along dimension 0 (in the im2col modes a pixel's channels) from the instruction's first
+// coordinate on, laid out one after another in shared memory from the box's address, each
+// element's shared address swizzled as the map says. Elements outside the tensor (§5.5.3.3) load
+// as zero, or as a NaN with the NaN fill, and are not stored.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "numeric/atomic_ops.h"
+#include "units/tma/tensor_map.h"
+
+namespace ptxvm::exec {
+class Warp;
+}
+
+namespace ptxvm::units::tma {
+
+// The instruction's .load_mode (§9.7.9.25.5.2); Rows4 is .tile::gather4 in a load or prefetch
+// and .tile::scatter4 in a store.
+enum class Mode : uint8_t { Tile, Rows4, Im2col, Im2colW, Im2colW128 };
+
+struct Box {
+  TensorMap map;
+  Mode mode = Mode::Tile;
+  int64_t coords[5] = {};  // tensorCoords: one per dimension; {col, row0, row1, row2, row3} in Rows4
+  int64_t info[3] = {};    // im2colInfo: .im2col's offsets (W, H, D); .im2col::w's {wHalo, wOffset}
+  uint64_t shared = 0;     // the box's shared::cluster address
+  exec::Warp* warp = nullptr;
+  int lane = 0;
+  bool load = true;
+  numeric::Combine combine = nullptr;  // cp.reduce.async.bulk.tensor: each element combined as atom does
+
+  // A row: the global address of its dimension-0 coordinate 0, and whether the row lies inside
+  // the tensor (its dimension-0 extent aside).
+  struct Row {
+    uint64_t global;
+    bool inside;
+  };
+
+  uint64_t row_count() const;
+  uint64_t row_elements() const;  // in elements of packing(map.type)
+  uint64_t bytes() const;         // the box in shared memory: a load's tx-count
+  // Moves the box: global -> shared (load) or shared -> global (store).
+  void apply() const;
+
+private:
+  uint32_t count(unsigned d) const;      // .tile: ceil(box[d] / elementStrides[d]) indices of dimension d
+  std::vector<Row> rows() const;         // in shared-memory order
+  std::vector<Row> im2col_rows() const;  // the im2col modes (im2col.cpp)
+  uint64_t swizzled(uint64_t address) const;
+  void move(uint64_t at, uint64_t global, bool inside) const;
+};
+
+}  // namespace ptxvm::units::tma
