@@ -397,7 +397,7 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   }
   const size_t l0 = size_t(std::floor(lod));
   const size_t l1 = std::min(l0 + 1, levels.size() - 1);
-  const int64_t w = weight(lod - std::floor(lod));
+  const int64_t w = int64_t(std::floor((lod - std::floor(lod)) * 256));  // truncated to 1/256 (the H100)
   const Texel a = sample_level(tex, levels[l0], at, slice, c), b = sample_level(tex, levels[l1], at, slice, c);
   Texel t;
   for (unsigned k = 0; k < 4; ++k)
