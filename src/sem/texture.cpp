@@ -129,7 +129,8 @@ texture::Lookup lookup(Warp& w, const Op& op, const Config& k, int lane) {
   }
   if (next < op.args.size() && op.args[next].kind == ArgKind::Vector) {
     const Arg& e = op.args[next++];
-    for (unsigned d = 0; d < n; ++d) at.offset[d] = int32_t(word(w, element(e, d), lane));
+    for (unsigned d = 0; d < n; ++d)  // -8..7: the low 4 bits, sign-extended (the H100)
+      at.offset[d] = int32_t(word(w, element(e, d), lane) << 28) >> 28;
   }
   return at;
 }
@@ -254,10 +255,13 @@ bool select_txq(const isa::Bound& b, Op& op, std::string&) {
   return true;
 }
 
-// istypep (§9.7.10.6): whether the handle names an object of the type.
+// istypep (§9.7.10.6): whether the operand is of the type. For a .u64 handle the H100 answers
+// false whatever it names (tests/hw/texture); a .texref/.samplerref/.surfref variable or kernel
+// parameter holds a handle, whose object answers.
 void istypep(Warp& w, const Op& op, uint32_t mask) {
   const Object::Kind kind = Object::Kind(op.aux);
   exec::for_lanes(mask, [&](int lane) {
+    if (op.args[1].kind == ArgKind::Reg) return w.set<bool>(op.args[0], lane, false);
     const uint64_t h = handle(w, op.args[1], lane);
     std::optional<Object> o = w.launch->textures ? w.launch->textures->find(h) : std::nullopt;
     w.set<bool>(op.args[0], lane, o && o->kind == kind);

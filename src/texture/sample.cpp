@@ -33,7 +33,14 @@ bool returns_float(const Object& tex) {
   return !tex.sampler.read_as_integer;
 }
 
-float srgb_to_linear(float c) {  // the sRGB transfer function (IEC 61966-2-1)
+// x rounded to f16 precision (to nearest even), as an f32.
+float to_f16(float x) {
+  const uint64_t h = numeric::cvt_float(numeric::kF16, numeric::kF32, f32_bits(x), {});
+  return std::bit_cast<float>(uint32_t(numeric::cvt_float(numeric::kF32, numeric::kF16, h, {})));
+}
+
+// sRGB to linear (IEC 61966-2-1); the H100 returns it at f16 precision.
+float srgb_to_linear(float c) {
   return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
 }
 
@@ -87,16 +94,29 @@ Texel decode(const Object& tex, const uint8_t* p) {
     }
   }
   if (as_float && tex.sampler.srgb && r.format == ChannelFormat::U8)
-    for (unsigned c = 0; c < std::min(3u, unsigned(r.channels)); ++c) t.f[c] = srgb_to_linear(t.f[c]);
+    for (unsigned c = 0; c < std::min(3u, unsigned(r.channels)); ++c) t.f[c] = to_f16(srgb_to_linear(t.f[c]));
   return t;
 }
 
-// The border colour, in the format's channels only.
+// The border colour as a texel of the format: in its channels only, and for 8- and 16-bit
+// normalized formats as the nearest value the format holds (clamped to its range), f16 at half
+// precision (the H100).
 Texel border(const Object& tex) {
   Texel t;
+  const ChannelFormat f = tex.resource.format;
+  const bool normalized = returns_float(tex) && f != ChannelFormat::F16 && f != ChannelFormat::F32;
   for (unsigned c = 0; c < tex.resource.channels; ++c) {
-    t.f[c] = tex.sampler.border_color[c];
-    t.i[c] = f32_bits(t.f[c]);
+    float v = tex.sampler.border_color[c];
+    if (normalized) {
+      const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16;
+      const double full = f == ChannelFormat::U8 ? 255 : f == ChannelFormat::U16 ? 65535 : f == ChannelFormat::S8 ? 127 : 32767;
+      const double x = std::isnan(v) ? 0.0 : std::clamp(double(v), is_signed ? -1.0 : 0.0, 1.0);
+      v = float(std::nearbyint(x * full) / full);
+    } else if (f == ChannelFormat::F16) {
+      v = to_f16(v);
+    }
+    t.f[c] = v;
+    t.i[c] = f32_bits(v);
   }
   return t;
 }
@@ -207,10 +227,11 @@ Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
   };
   Texel r;
   for (unsigned c = 0; c < 4; ++c) {
-    if (f == ChannelFormat::F16 || f == ChannelFormat::F32) {
+    if (f == ChannelFormat::F16 || f == ChannelFormat::F32) {  // an f16 texture's at f16 precision
       long double sum = 0;
       for (unsigned k = 0; k < corners; ++k) sum += static_cast<long double>(t[k].f[c]) * p[k];
       r.f[c] = round_away(sum / scale);
+      if (f == ChannelFormat::F16) r.f[c] = to_f16(r.f[c]);
       r.i[c] = f32_bits(r.f[c]);
     } else if (!returns_float(s.tex)) {
       r.i[c] = uint32_t(floor_div(raw_sum(c) + scale / 2, scale));
