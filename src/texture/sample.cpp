@@ -191,7 +191,8 @@ std::array<AddressMode, 3> modes_of(const Object& tex) {
 // weighs the 2, 4 or 8 texels around u with products of 1.8 fixed-point weights; the H100 sums
 // them exactly and rounds once (tests/hw/texture): a float texture's sum to f32, ties away from
 // zero; an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as that
-// over 65535; an integer one's (read as integers) to an integer, ties up.
+// over 65535; an integer one's (read as integers) to an integer, 8- and 16-bit ones to nearest
+// (ties up), 32-bit ones down.
 Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
   if (!linear) {
     std::array<int64_t, 3> idx{};
@@ -234,7 +235,8 @@ Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
       if (f == ChannelFormat::F16) r.f[c] = to_f16(r.f[c]);
       r.i[c] = f32_bits(r.f[c]);
     } else if (!returns_float(s.tex)) {
-      r.i[c] = uint32_t(floor_div(raw_sum(c) + scale / 2, scale));
+      const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;  // 32-bit ones truncate
+      r.i[c] = uint32_t(floor_div(raw_sum(c) + (wide ? 0 : scale / 2), scale));
     } else {
       const unsigned bits = 8 * channel_bytes(f);
       const long double full = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
