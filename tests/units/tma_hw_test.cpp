@@ -94,5 +94,28 @@ TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
   std::printf("tma: %zu records, %zu words compared\n", records.size(), words);
 }
 
+// Interleaved maps (§5.5.6): what cuTensorMapEncodeTiled accepts and refuses, as recorded
+// (tests/hw/tma/interleave.bin.xz). The copies' images are recorded there too; ptxvm does not
+// run interleaved copies yet (units/tma refuses them), so only the encoder's answers are compared.
+TEST(TmaHardware, InterleavedMapsAreAcceptedAsTheEncoderAccepts) {
+  std::map<std::string, const Text*> by_name;
+  for (const Text& t : ptxvm_hw_tma::kTexts) by_name[t.name] = &t;
+  const std::vector<Recorded> records = read_records(hw_dir() + "/interleave.bin.xz");
+  ASSERT_FALSE(records.empty());
+  size_t refused = 0;
+  for (const Recorded& rec : records) {
+    const Text& t = *by_name.at(rec.insn.substr(rec.insn.find(' ') + 1));
+    ASSERT_NE(t.interleave, 0u) << rec.insn;
+    const std::string why = units::tma::validate(fields_of(t, 0x10000));
+    if (rec.bytes == 0) {
+      ++refused;
+      EXPECT_NE(why, "") << rec.insn << ": the CUDA encoder refuses this map";
+    } else {
+      EXPECT_EQ(why, "") << rec.insn << ": the CUDA encoder accepts this map";
+    }
+  }
+  EXPECT_GT(refused, 0u);
+}
+
 }  // namespace
 }  // namespace ptxvm::test
