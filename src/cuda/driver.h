@@ -79,6 +79,9 @@ struct Driver {
 Driver& driver();
 CUcontext& current();  // this thread's current context (null: none)
 
+// Device memory (zeroed) and its release: cuMemAlloc's and cuMemFree's.
+CUresult allocate(CUdeviceptr* out, size_t bytes);
+CUresult release(uint64_t address);
 // The host bytes behind [address, address + bytes) of device memory, or null.
 void* device_bytes(uint64_t address, size_t bytes);
 // Runs a launch of `f` and reports a fault as CUDA does (a sticky error, the report on stderr).

@@ -10,8 +10,6 @@ namespace ptxvm::cuda {
 
 void* device_bytes(uint64_t address, size_t bytes) { return driver().device.host_pointer(address, bytes); }
 
-namespace {
-
 constexpr size_t kAlign = 256;  // cudaMalloc's alignment
 
 CUresult allocate(CUdeviceptr* out, size_t bytes) {
@@ -38,6 +36,8 @@ CUresult release(uint64_t address) {
   d.allocations.erase(it);
   return CUDA_SUCCESS;
 }
+
+namespace {
 
 // The bytes at `address` for a copy: device memory's, or (unified addressing) host memory.
 void* bytes_at(uint64_t address, size_t n) {

@@ -146,6 +146,87 @@ TEST_F(Driver, InvalidPtxAndMachineCodeAreRefused) {
   EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
 }
 
+// A 2D CUDA array filled by cuMemcpy2D, read through a texture object (linear filtering, clamp)
+// and written through a surface object, read back by cuMemcpy2D: PTX §9.7.10.3, §9.7.11.2.
+TEST_F(Driver, ArraysTexturesAndSurfaces) {
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry sample(.param .u64 tex, .param .u64 surf)
+{
+  .reg .b32 %r<4>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [tex];
+  ld.param.u64 %rd2, [surf];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  mov.f32 %f2, 0f3F000000;
+  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];
+  shl.b32 %r2, %r1, 2;
+  mov.b32 %r3, %f3;
+  sust.b.2d.b32.trap [%rd2, {%r2, %r1}], %r3;
+  ret;
+}
+)";
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx), CUDA_SUCCESS);
+  CUfunction k;
+  ASSERT_EQ(cuModuleGetFunction(&k, m, "sample"), CUDA_SUCCESS);
+  CUDA_ARRAY3D_DESCRIPTOR d{4, 2, 0, CU_AD_FORMAT_FLOAT, 1, 0};
+  CUarray image, out;
+  ASSERT_EQ(cuArray3DCreate(&image, &d), CUDA_SUCCESS);
+  d.Height = 4;
+  d.Flags = CUDA_ARRAY3D_SURFACE_LDST;
+  ASSERT_EQ(cuArray3DCreate(&out, &d), CUDA_SUCCESS);
+  const float texels[2][4] = {{0, 2, 4, 6}, {8, 10, 12, 14}};
+  CUDA_MEMCPY2D up{};
+  up.srcMemoryType = CU_MEMORYTYPE_HOST;
+  up.srcHost = texels;
+  up.srcPitch = sizeof texels[0];
+  up.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+  up.dstArray = image;
+  up.WidthInBytes = sizeof texels[0];
+  up.Height = 2;
+  ASSERT_EQ(cuMemcpy2D(&up), CUDA_SUCCESS);
+  CUDA_RESOURCE_DESC res{};
+  res.resType = CU_RESOURCE_TYPE_ARRAY;
+  res.res.array.hArray = image;
+  CUDA_TEXTURE_DESC td{};
+  td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+  td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+  CUtexObject tex;
+  ASSERT_EQ(cuTexObjectCreate(&tex, &res, &td, nullptr), CUDA_SUCCESS);
+  res.res.array.hArray = image;
+  CUsurfObject bad;
+  EXPECT_EQ(cuSurfObjectCreate(&bad, &res), CUDA_ERROR_INVALID_VALUE);  // no SURFACE_LDST
+  res.res.array.hArray = out;
+  CUsurfObject surf;
+  ASSERT_EQ(cuSurfObjectCreate(&surf, &res), CUDA_SUCCESS);
+  void* args[] = {&tex, &surf};
+  ASSERT_EQ(cuLaunchKernel(k, 1, 1, 1, 4, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  float back[4][4];
+  CUDA_MEMCPY2D down{};
+  down.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+  down.srcArray = out;
+  down.dstMemoryType = CU_MEMORYTYPE_HOST;
+  down.dstHost = back;
+  down.dstPitch = sizeof back[0];
+  down.WidthInBytes = sizeof back[0];
+  down.Height = 4;
+  ASSERT_EQ(cuMemcpy2D(&down), CUDA_SUCCESS);
+  // x = i samples halfway between texels i - 1 and i of row 0 (clamped at 0): 0, 1, 3, 5.
+  const float want[4] = {0, 1, 3, 5};
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) EXPECT_EQ(back[y][x], x == y ? want[x] : 0.0f) << x << ", " << y;
+  EXPECT_EQ(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+  EXPECT_EQ(cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuSurfObjectDestroy(surf), CUDA_SUCCESS);
+  EXPECT_EQ(cuArrayDestroy(image), CUDA_SUCCESS);
+  EXPECT_EQ(cuArrayDestroy(out), CUDA_SUCCESS);
+  cuModuleUnload(m);
+}
+
 // Last: a fault is sticky, as on a GPU (every later call reports it).
 TEST_F(Driver, ZFaultIsStickyIllegalAddress) {
   CUdeviceptr a;
