@@ -12,6 +12,7 @@
 #include "numeric/cvt_float.h"
 #include "program/registry.h"
 #include "sem/dispatch.h"
+#include "sem/texture_operands.h"
 #include "texture/sample.h"
 
 namespace ptxvm::sem {
@@ -45,18 +46,6 @@ Config unpack(uint64_t v) {
   Config k;
   std::memcpy(static_cast<void*>(&k), &v, sizeof k);
   return k;
-}
-
-const Arg& element(const Arg& v, size_t i) {
-  static const Arg none;
-  if (v.kind != ArgKind::Vector) return i == 0 ? v : none;
-  return i < v.elems.size() ? v.elems[i] : none;
-}
-
-uint64_t handle(Warp& w, const Arg& a, int lane) {
-  if (a.kind == ArgKind::Reg) return w.slot(a.reg, lane);
-  if (a.reg != program::kNoReg) return w.slot(a.reg, lane) + a.imm;
-  return w.load<uint64_t>(a.space, a.imm, lane);
 }
 
 // The surface behind a handle with its level 0 resolved.

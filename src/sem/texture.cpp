@@ -7,6 +7,7 @@
 #include "exec/engine.h"
 #include "program/registry.h"
 #include "sem/dispatch.h"
+#include "sem/texture_operands.h"
 #include "texture/sample.h"
 
 namespace ptxvm::sem {
@@ -51,14 +52,6 @@ Geometry geometry_of(const std::string& g) {
   return Geometry::D2;
 }
 
-// The object a texture/surface operand names in `lane`: a .u64 register holds the handle; a
-// .texref/.samplerref/.surfref variable or kernel parameter holds it in its 8 bytes (§5.3).
-uint64_t handle(Warp& w, const Arg& a, int lane) {
-  if (a.kind == ArgKind::Reg) return w.slot(a.reg, lane);
-  if (a.reg != program::kNoReg) return w.slot(a.reg, lane) + a.imm;
-  return w.load<uint64_t>(a.space, a.imm, lane);
-}
-
 // The object of `kind` behind a handle, or a fault naming the handle.
 Object object(Warp& w, uint64_t h, Object::Kind kind, int lane, const Op& op) {
   std::optional<Object> o = w.launch->textures ? w.launch->textures->find(h) : std::nullopt;
@@ -91,13 +84,6 @@ struct Bound {
 };
 
 uint32_t word(Warp& w, const Arg& a, int lane) { return w.get<uint32_t>(a, lane); }
-
-// The coordinate vector's elements (a scalar, or braces; §9.7.10.3 allows .v4 for any geometry).
-const Arg& element(const Arg& v, size_t i) {
-  static const Arg none;
-  if (v.kind != ArgKind::Vector) return i == 0 ? v : none;
-  return i < v.elems.size() ? v.elems[i] : none;
-}
 
 // The lookup of `lane`: coordinates per geometry (§9.7.10.3 table: array index first), then the
 // mip operands and offsets that follow the address operand. A depth-compare operand (f) follows
