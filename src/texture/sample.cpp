@@ -187,12 +187,29 @@ std::array<AddressMode, 3> modes_of(const Object& tex) {
   return m;
 }
 
+// The weights of the 4 (8) texels around a 2D (3D) lookup, in 256ths, from the per-axis 1.8
+// fixed-point weights w (of the upper texel): the H100 rounds the upper-upper product
+// wx * wy / 256 to an integer (ties up) and gives the rest by difference — wx - W11, wy - W11,
+// 256 - wx - wy + W11 — so the four sum to 256 (tests/hw/texture/filter: every weight pair of
+// 2 x 2 textures); a 3D lookup splits each of those by wz the same way.
+std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned dims) {
+  std::array<int64_t, 8> p{};
+  const int64_t w11 = (w[0] * w[1] + 128) >> 8;
+  p[0] = 256 - w[0] - w[1] + w11, p[1] = w[0] - w11, p[2] = w[1] - w11, p[3] = w11;
+  if (dims == 3)
+    for (int k = 3; k >= 0; --k) {
+      const int64_t upper = (p[k] * w[2] + 128) >> 8;
+      p[k + 4] = upper, p[k] -= upper;
+    }
+  return p;
+}
+
 // Filtered channels of one level at float texel coordinates u (dims of them). Linear filtering
-// weighs the 2, 4 or 8 texels around u with products of 1.8 fixed-point weights; the H100 sums
-// them exactly and rounds once (tests/hw/texture): a float texture's sum to f32, ties away from
-// zero; an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as that
-// over 65535; an integer one's (read as integers) to an integer, 8- and 16-bit ones to nearest
-// (ties up), 32-bit ones down.
+// weighs the 4 or 8 texels around u (corner_weights); the H100 sums them exactly and rounds once
+// (tests/hw/texture): a float texture's sum to f32, ties away from zero; an 8- or 16-bit
+// normalized one's to a 16-bit normalized value, ties up, read as that over 65535; an integer
+// one's (read as integers) to an integer, 8- and 16-bit ones to nearest (ties up), 32-bit ones
+// down.
 Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
   if (!linear) {
     std::array<int64_t, 3> idx{};
@@ -206,17 +223,12 @@ Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
     w[d] = std::isfinite(x) ? weight(x - std::floor(x)) : 0;
   }
   const unsigned corners = 1u << s.dims;
-  const int64_t scale = int64_t{1} << (8 * s.dims);
+  const int64_t scale = 256;
+  const std::array<int64_t, 8> p = corner_weights(w, s.dims);
   std::array<Texel, 8> t;
-  std::array<int64_t, 8> p;
   for (unsigned k = 0; k < corners; ++k) {
     std::array<int64_t, 3> idx = base;
-    p[k] = 1;
-    for (unsigned d = 0; d < s.dims; ++d) {
-      const bool upper = (k >> d) & 1;
-      idx[d] += upper;
-      p[k] *= upper ? w[d] : 256 - w[d];
-    }
+    for (unsigned d = 0; d < s.dims; ++d) idx[d] += (k >> d) & 1;
     t[k] = s.at(idx);
   }
   const ChannelFormat f = s.tex.resource.format;
