@@ -188,19 +188,21 @@ std::array<AddressMode, 3> modes_of(const Object& tex) {
 }
 
 // The weights of the 4 (8) texels around a 2D (3D) lookup, in 256ths, from the per-axis 1.8
-// fixed-point weights w (of the upper texel): the H100 rounds the upper-upper product
-// wx * wy / 256 to an integer (ties up) and gives the rest by difference — wx - W11, wy - W11,
-// 256 - wx - wy + W11 — so the four sum to 256 (tests/hw/texture/filter: every weight pair of
-// 2 x 2 textures); a 3D lookup splits each of those by wz the same way.
+// fixed-point weights w (of the upper texel), as the H100 forms them (tests/hw/texture/filter:
+// every weight pair of 2 x 2 textures, every pair at six depths of 2 x 2 x 2 ones): each z slice
+// takes T = 256 - wz or wz (256 in 2D); its x-upper share is wx * T / 256 rounded (ties up), the
+// x-lower share the rest; each share splits by wy, the upper part rounded ties up, the lower part
+// ties down; every split gives its remainder to the other side, so the weights sum to 256.
 std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned dims) {
   std::array<int64_t, 8> p{};
-  const int64_t w11 = (w[0] * w[1] + 128) >> 8;
-  p[0] = 256 - w[0] - w[1] + w11, p[1] = w[0] - w11, p[2] = w[1] - w11, p[3] = w11;
-  if (dims == 3)
-    for (int k = 3; k >= 0; --k) {
-      const int64_t upper = (p[k] * w[2] + 128) >> 8;
-      p[k + 4] = upper, p[k] -= upper;
-    }
+  const unsigned slices = dims == 3 ? 2 : 1;
+  for (unsigned s = 0; s < slices; ++s) {
+    const int64_t t = dims == 3 ? (s ? w[2] : 256 - w[2]) : 256;
+    const int64_t upper = (w[0] * t + 128) >> 8, lower = t - upper;
+    const int64_t upper_y = (upper * w[1] + 128) >> 8, lower_y = (lower * w[1] + 127) >> 8;
+    p[4 * s + 0] = lower - lower_y, p[4 * s + 1] = upper - upper_y;
+    p[4 * s + 2] = lower_y, p[4 * s + 3] = upper_y;
+  }
   return p;
 }
 
