@@ -175,8 +175,16 @@ float round_away(long double x) {
 int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
 
 // A coordinate in texels (normalized ones scaled by the size).
-double texels(const Object& tex, float c, uint32_t n) {
-  return tex.sampler.normalized_coordinates ? double(c) * n : double(c);
+// A coordinate in texels: normalized ones scaled by the size, after wrap and mirror reduce them to
+// one period ([0, 1) or [0, 2)), so that infinities and the largest floats read texel 0 as on the
+// H100.
+double texels(const Object& tex, float c, uint32_t n, AddressMode mode) {
+  if (!tex.sampler.normalized_coordinates) return double(c);
+  if (mode == AddressMode::Wrap || mode == AddressMode::Mirror) {
+    const double period = mode == AddressMode::Wrap ? 1 : 2;
+    c = std::isfinite(c) ? float(double(c) - period * std::floor(double(c) / period)) : 0.0f;
+  }
+  return double(c) * n;
 }
 
 std::array<AddressMode, 3> modes_of(const Object& tex) {
@@ -330,7 +338,8 @@ Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32
   std::array<double, 3> u{};
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
   for (unsigned d = 0; d < dims; ++d)
-    u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d])) + at.offset[d];
+    u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d], s.modes[d])) + at.offset[d];
+  if (at.geometry == Geometry::A1D) u[1] = 0.5;  // a layer's row, at its centre: no border row blends in
   if (cube) s.modes = cube_modes(tex);
   return filter(s, u, tex.sampler.filter == FilterMode::Linear);
 }
@@ -456,8 +465,8 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube)
     s.modes = cube_modes(tex);
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
-  const int64_t x = index_of((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width)) - 0.5) + at.offset[0];
-  const int64_t y = index_of((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height)) - 0.5) + at.offset[1];
+  const int64_t x = index_of((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width, s.modes[0])) - 0.5) + at.offset[0];
+  const int64_t y = index_of((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height, s.modes[1])) - 0.5) + at.offset[1];
   // §9.7.10.4: the texels (x, y+1), (x+1, y+1), (x+1, y), (x, y): lower left first, counter-clockwise.
   const std::array<std::array<int64_t, 3>, 4> corners{{{x, y + 1, 0}, {x + 1, y + 1, 0}, {x + 1, y, 0}, {x, y, 0}}};
   Texel t;
