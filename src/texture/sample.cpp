@@ -200,12 +200,14 @@ std::array<AddressMode, 3> modes_of(const Object& tex) {
 // every weight pair of 2 x 2 textures, every pair at six depths of 2 x 2 x 2 ones): each z slice
 // takes T = 256 - wz or wz (256 in 2D); its x-upper share is wx * T / 256 rounded (ties up), the
 // x-lower share the rest; each share splits by wy, the upper part rounded ties up, the lower part
-// ties down; every split gives its remainder to the other side, so the weights sum to 256.
-std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned dims) {
+// ties down; every split gives its remainder to the other side, so the weights sum to 256 — or to
+// `total`, a mip level's share of a blend of two levels, split the same way.
+std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned dims, int64_t total) {
   std::array<int64_t, 8> p{};
   const unsigned slices = dims == 3 ? 2 : 1;
+  const int64_t z_upper = (w[2] * total + 128) >> 8;
   for (unsigned s = 0; s < slices; ++s) {
-    const int64_t t = dims == 3 ? (s ? w[2] : 256 - w[2]) : 256;
+    const int64_t t = dims == 3 ? (s ? z_upper : total - z_upper) : total;
     const int64_t upper = (w[0] * t + 128) >> 8, lower = t - upper;
     const int64_t upper_y = (upper * w[1] + 128) >> 8, lower_y = (lower * w[1] + 127) >> 8;
     p[4 * s + 0] = lower - lower_y, p[4 * s + 1] = upper - upper_y;
@@ -214,17 +216,21 @@ std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned 
   return p;
 }
 
-// Filtered channels of one level at float texel coordinates u (dims of them). Linear filtering
-// weighs the 4 or 8 texels around u (corner_weights); the H100 sums them exactly and rounds once
-// (tests/hw/texture): a float texture's sum to f32, ties away from zero; an 8- or 16-bit
-// normalized one's to a 16-bit normalized value, ties up, read as that over 65535; an integer
-// one's (read as integers) to an integer, 8- and 16-bit ones to nearest (ties up), 32-bit ones
-// down.
-Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
+// The texels a lookup blends, each with its weight in 256ths, before the one rounding.
+struct Weighted {
+  std::array<Texel, 16> texel;
+  std::array<int64_t, 16> weight;
+  unsigned n = 0;
+  void add(const Texel& t, int64_t w) { texel[n] = t, weight[n++] = w; }
+};
+
+// The texels of one level around float texel coordinates u (dims of them), with `total` of the
+// weight: one texel (point filtering), or the 4 or 8 of linear filtering (corner_weights).
+void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int64_t total, Weighted& out) {
   if (!linear) {
     std::array<int64_t, 3> idx{};
     for (unsigned d = 0; d < s.dims; ++d) idx[d] = index_of(u[d]);
-    return s.at(idx);
+    return out.add(s.at(idx), total);
   }
   std::array<int64_t, 3> base{}, w{};
   for (unsigned d = 0; d < s.dims; ++d) {
@@ -232,38 +238,45 @@ Texel filter(const Sampled& s, const std::array<double, 3>& u, bool linear) {
     base[d] = index_of(x);
     w[d] = std::isfinite(x) ? weight(x - std::floor(x)) : 0;
   }
-  const unsigned corners = 1u << s.dims;
-  const int64_t scale = 256;
-  const std::array<int64_t, 8> p = corner_weights(w, s.dims);
-  std::array<Texel, 8> t;
-  for (unsigned k = 0; k < corners; ++k) {
+  const std::array<int64_t, 8> p = corner_weights(w, s.dims, total);
+  for (unsigned k = 0; k < (1u << s.dims); ++k) {
     std::array<int64_t, 3> idx = base;
     for (unsigned d = 0; d < s.dims; ++d) idx[d] += (k >> d) & 1;
-    t[k] = s.at(idx);
+    out.add(s.at(idx), p[k]);
   }
-  const ChannelFormat f = s.tex.resource.format;
+}
+
+// The channels of a blend of texels, as the H100 rounds it: the weighted sum exact, then rounded
+// once (tests/hw/texture) — a float texture's to f32, ties away from zero (f16 textures then to
+// f16 precision); an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as
+// that over 65535; an integer one's (read as integers) to an integer, 8- and 16-bit ones to
+// nearest (ties up), 32-bit ones down. A single texel of weight 256 (point filtering) is itself.
+Texel blend(const Object& tex, const Weighted& b) {
+  if (b.n == 1 && b.weight[0] == 256) return b.texel[0];
+  const ChannelFormat f = tex.resource.format;
   const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16 || f == ChannelFormat::S32;
-  auto raw_sum = [&](unsigned c) {  // the weighted sum of the raw integers, in 1/scale units
+  auto raw_sum = [&](unsigned c) {  // the weighted sum of the raw integers, in 256ths
     int64_t sum = 0;
-    for (unsigned k = 0; k < corners; ++k) sum += (is_signed ? int64_t(int32_t(t[k].i[c])) : int64_t(t[k].i[c])) * p[k];
+    for (unsigned k = 0; k < b.n; ++k)
+      sum += (is_signed ? int64_t(int32_t(b.texel[k].i[c])) : int64_t(b.texel[k].i[c])) * b.weight[k];
     return sum;
   };
   Texel r;
   for (unsigned c = 0; c < 4; ++c) {
-    if (f == ChannelFormat::F16 || f == ChannelFormat::F32) {  // an f16 texture's at f16 precision
+    if (f == ChannelFormat::F16 || f == ChannelFormat::F32) {
       long double sum = 0;
-      for (unsigned k = 0; k < corners; ++k) sum += static_cast<long double>(t[k].f[c]) * p[k];
-      r.f[c] = round_away(sum / scale);
+      for (unsigned k = 0; k < b.n; ++k) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
+      r.f[c] = round_away(sum / 256);
       if (f == ChannelFormat::F16) r.f[c] = to_f16(r.f[c]);
       r.i[c] = f32_bits(r.f[c]);
-    } else if (!returns_float(s.tex)) {
-      const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;  // 32-bit ones truncate
-      r.i[c] = uint32_t(floor_div(raw_sum(c) + (wide ? 0 : scale / 2), scale));
+    } else if (!returns_float(tex)) {
+      const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;
+      r.i[c] = uint32_t(floor_div(raw_sum(c) + (wide ? 0 : 128), 256));
     } else {
       const unsigned bits = 8 * channel_bytes(f);
       const long double full = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
       const long double unit = is_signed ? 32767.0L : 65535.0L;  // the 16-bit normalized value's
-      const long double q = std::floor(static_cast<long double>(raw_sum(c)) * unit / full / scale + 0.5L);
+      const long double q = std::floor(static_cast<long double>(raw_sum(c)) * unit / full / 256 + 0.5L);
       r.f[c] = std::max(float(double(q) / double(unit)), -1.0f);
     }
   }
@@ -330,8 +343,9 @@ std::array<AddressMode, 3> cube_modes(const Object& tex) {
   return tex.sampler.address;
 }
 
-// The channels of one lookup at one level.
-Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<float, 3> c) {
+// The texels of one lookup at one level, with `total` of the weight.
+void sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<float, 3> c,
+                  int64_t total, Weighted& out) {
   const unsigned dims = dims_of(at.geometry);
   Sampled s{tex, img, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims, slice};
   const uint32_t n[3] = {img.width, img.height, img.depth};
@@ -341,7 +355,7 @@ Texel sample_level(const Object& tex, const Image& img, const Lookup& at, uint32
     u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d], s.modes[d])) + at.offset[d];
   if (at.geometry == Geometry::A1D) u[1] = 0.5;  // a layer's row, at its centre: no border row blends in
   if (cube) s.modes = cube_modes(tex);
-  return filter(s, u, tex.sampler.filter == FilterMode::Linear);
+  collect(s, u, tex.sampler.filter == FilterMode::Linear, total, out);
 }
 
 // Coordinates as the H100 reads them: subnormals and NaNs as zero.
@@ -432,23 +446,26 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     c = {f.s, f.t, 0};
   }
   float lod = level_of(tex, base, at) + tex.sampler.mipmap_level_bias;
-  if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1)
-    return result_words(tex, sample_level(tex, base, at, slice, c), r);
+  Weighted blended;
+  if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1) {
+    sample_level(tex, base, at, slice, c, 256, blended);
+    return result_words(tex, blend(tex, blended), r);
+  }
   if (std::isnan(lod)) lod = 0;
   lod = std::max(std::min(lod, tex.sampler.max_mipmap_level_clamp), tex.sampler.min_mipmap_level_clamp);
   lod = std::clamp(lod, 0.0f, float(levels.size() - 1));
   if (tex.sampler.mipmap_filter == FilterMode::Point || !returns_float(tex)) {
-    const size_t l = size_t(std::floor(lod + 0.5f));
-    return result_words(tex, sample_level(tex, levels[l], at, slice, c), r);
+    sample_level(tex, levels[size_t(std::floor(lod + 0.5f))], at, slice, c, 256, blended);
+    return result_words(tex, blend(tex, blended), r);
   }
-  const size_t l0 = size_t(std::floor(lod));
-  const size_t l1 = std::min(l0 + 1, levels.size() - 1);
-  const int64_t w = int64_t(std::floor((lod - std::floor(lod)) * 256));  // truncated to 1/256 (the H100)
-  const Texel a = sample_level(tex, levels[l0], at, slice, c), b = sample_level(tex, levels[l1], at, slice, c);
-  Texel t;
-  for (unsigned k = 0; k < 4; ++k)
-    t.f[k] = round_away((static_cast<long double>(a.f[k]) * (256 - w) + static_cast<long double>(b.f[k]) * w) / 256);
-  return result_words(tex, t, r);
+  // A linear mip filter blends two levels as one more dimension of the filter: the upper level's
+  // share is the lod's fraction truncated to 1/256, and each level's texels split their share as
+  // corner_weights does (the H100).
+  const size_t l0 = size_t(std::floor(lod)), l1 = std::min(l0 + 1, levels.size() - 1);
+  const int64_t w = int64_t(std::floor((lod - std::floor(lod)) * 256));
+  sample_level(tex, levels[l0], at, slice, c, 256 - w, blended);
+  sample_level(tex, levels[l1], at, slice, c, w, blended);
+  return result_words(tex, blend(tex, blended), r);
 }
 
 std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& levels, const Lookup& at, unsigned comp,
