@@ -98,25 +98,30 @@ Texel decode(const Object& tex, const uint8_t* p) {
   return t;
 }
 
-// The border colour as a texel of the format: in its channels only, and for 8- and 16-bit
-// normalized formats as the nearest value the format holds (clamped to its range), f16 at half
-// precision (the H100).
+// The border colour as a texel of the format, in its channels only (the H100): for 8- and 16-bit
+// normalized formats the nearest value the format holds (clamped to its range), f16 at half
+// precision; read as integers, the colour's f32 bits cut to the channel's width.
 Texel border(const Object& tex) {
   Texel t;
   const ChannelFormat f = tex.resource.format;
+  const unsigned bits = 8 * channel_bytes(f);
+  const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16 || f == ChannelFormat::S32;
   const bool normalized = returns_float(tex) && f != ChannelFormat::F16 && f != ChannelFormat::F32;
   for (unsigned c = 0; c < tex.resource.channels; ++c) {
-    float v = tex.sampler.border_color[c];
+    const float v = tex.sampler.border_color[c];
     if (normalized) {
-      const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16;
-      const double full = f == ChannelFormat::U8 ? 255 : f == ChannelFormat::U16 ? 65535 : f == ChannelFormat::S8 ? 127 : 32767;
-      const double x = std::isnan(v) ? 0.0 : std::clamp(double(v), is_signed ? -1.0 : 0.0, 1.0);
-      v = float(std::nearbyint(x * full) / full);
-    } else if (f == ChannelFormat::F16) {
-      v = to_f16(v);
+      const double full = is_signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+      const double q = std::nearbyint((std::isnan(v) ? 0.0 : std::clamp(double(v), is_signed ? -1.0 : 0.0, 1.0)) * full);
+      t.i[c] = uint32_t(int32_t(q));
+      t.f[c] = float(q / full);
+    } else if (!returns_float(tex)) {
+      const uint32_t raw = f32_bits(v);
+      const uint32_t cut = bits == 32 ? raw : raw & ((1u << bits) - 1);
+      t.i[c] = is_signed && bits < 32 ? uint32_t(int32_t(cut << (32 - bits)) >> (32 - bits)) : cut;
+    } else {
+      t.f[c] = f == ChannelFormat::F16 ? to_f16(v) : v;
+      t.i[c] = f32_bits(t.f[c]);
     }
-    t.f[c] = v;
-    t.i[c] = f32_bits(v);
   }
   return t;
 }
