@@ -39,10 +39,34 @@ float to_f16(float x) {
   return std::bit_cast<float>(uint32_t(numeric::cvt_float(numeric::kF32, numeric::kF16, h, {})));
 }
 
-// sRGB to linear (IEC 61966-2-1); the H100 returns it at f16 precision.
-float srgb_to_linear(float c) {
-  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
+// sRGB to linear as the H100 decodes an 8-bit channel: a table of bf16 values, measured
+// (tests/hw/texture/filter/srgb.bin.xz: every input byte), close to IEC 61966-2-1's transfer
+// function rounded to bf16 but not equal to it (29 of the 256 differ by one unit).
+constexpr uint16_t kSrgbToLinear[256] = {
+    0x0000, 0x39a0, 0x3a20, 0x3a70, 0x3aa0, 0x3ac8, 0x3af0, 0x3b0c, 0x3b20, 0x3b34, 0x3b48, 0x3b5c,
+    0x3b70, 0x3b84, 0x3b90, 0x3b9c, 0x3baa, 0x3bb8, 0x3bc6, 0x3bd6, 0x3be6, 0x3bf6, 0x3c03, 0x3c0c,
+    0x3c16, 0x3c1f, 0x3c29, 0x3c34, 0x3c3e, 0x3c49, 0x3c55, 0x3c60, 0x3c6c, 0x3c7a, 0x3c83, 0x3c8a,
+    0x3c91, 0x3c98, 0x3c9f, 0x3ca6, 0x3cae, 0x3cb6, 0x3cbe, 0x3cc6, 0x3cce, 0x3cd7, 0x3ce0, 0x3ce9,
+    0x3cf2, 0x3cfc, 0x3d03, 0x3d08, 0x3d0d, 0x3d12, 0x3d17, 0x3d1c, 0x3d22, 0x3d28, 0x3d2d, 0x3d33,
+    0x3d39, 0x3d3f, 0x3d45, 0x3d4c, 0x3d52, 0x3d58, 0x3d60, 0x3d66, 0x3d6c, 0x3d74, 0x3d7a, 0x3d81,
+    0x3d85, 0x3d88, 0x3d8c, 0x3d90, 0x3d94, 0x3d98, 0x3d9c, 0x3da0, 0x3da4, 0x3da9, 0x3dad, 0x3db1,
+    0x3db6, 0x3dba, 0x3dbf, 0x3dc3, 0x3dc8, 0x3dcd, 0x3dd1, 0x3dd6, 0x3ddb, 0x3de0, 0x3de5, 0x3dea,
+    0x3df0, 0x3df4, 0x3dfa, 0x3e00, 0x3e02, 0x3e05, 0x3e08, 0x3e0b, 0x3e0e, 0x3e11, 0x3e14, 0x3e17,
+    0x3e1a, 0x3e1d, 0x3e20, 0x3e23, 0x3e26, 0x3e29, 0x3e2c, 0x3e30, 0x3e33, 0x3e36, 0x3e3a, 0x3e3d,
+    0x3e40, 0x3e44, 0x3e47, 0x3e4b, 0x3e4e, 0x3e52, 0x3e56, 0x3e59, 0x3e5d, 0x3e61, 0x3e65, 0x3e68,
+    0x3e6c, 0x3e70, 0x3e74, 0x3e78, 0x3e7c, 0x3e80, 0x3e82, 0x3e84, 0x3e86, 0x3e88, 0x3e8a, 0x3e8d,
+    0x3e8f, 0x3e91, 0x3e93, 0x3e95, 0x3e98, 0x3e9a, 0x3e9c, 0x3e9e, 0x3ea1, 0x3ea3, 0x3ea5, 0x3ea8,
+    0x3eaa, 0x3ead, 0x3eaf, 0x3eb2, 0x3eb4, 0x3eb6, 0x3eb9, 0x3ebc, 0x3ebe, 0x3ec1, 0x3ec3, 0x3ec6,
+    0x3ec8, 0x3ecb, 0x3ece, 0x3ed1, 0x3ed3, 0x3ed6, 0x3ed9, 0x3edb, 0x3ede, 0x3ee1, 0x3ee4, 0x3ee7,
+    0x3eea, 0x3eed, 0x3ef0, 0x3ef2, 0x3ef6, 0x3ef8, 0x3efc, 0x3efe, 0x3f01, 0x3f02, 0x3f04, 0x3f05,
+    0x3f07, 0x3f09, 0x3f0a, 0x3f0c, 0x3f0d, 0x3f0f, 0x3f11, 0x3f12, 0x3f14, 0x3f16, 0x3f17, 0x3f19,
+    0x3f1b, 0x3f1c, 0x3f1e, 0x3f20, 0x3f21, 0x3f23, 0x3f25, 0x3f27, 0x3f29, 0x3f2a, 0x3f2c, 0x3f2e,
+    0x3f30, 0x3f32, 0x3f33, 0x3f35, 0x3f37, 0x3f39, 0x3f3b, 0x3f3d, 0x3f3f, 0x3f41, 0x3f43, 0x3f45,
+    0x3f47, 0x3f49, 0x3f4b, 0x3f4d, 0x3f4f, 0x3f51, 0x3f53, 0x3f55, 0x3f57, 0x3f59, 0x3f5b, 0x3f5d,
+    0x3f5f, 0x3f61, 0x3f63, 0x3f65, 0x3f68, 0x3f6a, 0x3f6c, 0x3f6e, 0x3f70, 0x3f72, 0x3f74, 0x3f76,
+    0x3f7a, 0x3f7c, 0x3f7e, 0x3f80,
+};
+float srgb_to_linear(uint8_t c) { return std::bit_cast<float>(uint32_t{kSrgbToLinear[c]} << 16); }
 
 // A signed normalized 8-bit channel as tld4 returns it on the H100: through a 16-bit signed
 // normalized value (rounded, ties up), over 32767, at least -1.
@@ -94,7 +118,7 @@ Texel decode(const Object& tex, const uint8_t* p) {
     }
   }
   if (as_float && tex.sampler.srgb && r.format == ChannelFormat::U8)
-    for (unsigned c = 0; c < std::min(3u, unsigned(r.channels)); ++c) t.f[c] = to_f16(srgb_to_linear(t.f[c]));
+    for (unsigned c = 0; c < std::min(3u, unsigned(r.channels)); ++c) t.f[c] = srgb_to_linear(uint8_t(t.i[c]));
   return t;
 }
 
@@ -176,6 +200,14 @@ float round_away(long double x) {
   return f;
 }
 
+// x rounded to f16 precision (10 fraction bits, f16's subnormal step below 2^-14), ties away
+// from zero, as an f32.
+float round_away_f16(long double x) {
+  if (x == 0 || !std::isfinite(x)) return float(x);
+  const long double ulp = std::ldexp(1.0L, std::max(std::ilogb(x), -14) - 10);
+  return float(std::copysign(std::floor(std::fabs(x) / ulp + 0.5L), x) * ulp);
+}
+
 // floor(a / b) for b > 0.
 int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
 
@@ -253,7 +285,7 @@ void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int6
 
 // The channels of a blend of texels, as the H100 rounds it: the weighted sum exact, then rounded
 // once (tests/hw/texture) — a float texture's to f32, ties away from zero (f16 textures then to
-// f16 precision); an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as
+// f16 precision), an sRGB texture's decoded colour channels to f16 precision, ties away; an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as
 // that over 65535; an integer one's (read as integers) to an integer, 8- and 16-bit ones to
 // nearest (ties up), 32-bit ones down. A single texel of weight 256 (point filtering) is itself.
 Texel blend(const Object& tex, const Weighted& b) {
@@ -267,11 +299,12 @@ Texel blend(const Object& tex, const Weighted& b) {
     return sum;
   };
   Texel r;
+  const bool srgb = tex.sampler.srgb && f == ChannelFormat::U8 && returns_float(tex);
   for (unsigned c = 0; c < 4; ++c) {
-    if (f == ChannelFormat::F16 || f == ChannelFormat::F32) {
+    if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
       long double sum = 0;
       for (unsigned k = 0; k < b.n; ++k) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
-      r.f[c] = round_away(sum / 256);
+      r.f[c] = srgb && c < 3 ? round_away_f16(sum / 256) : round_away(sum / 256);  // sRGB: at f16 precision
       if (f == ChannelFormat::F16) r.f[c] = to_f16(r.f[c]);
       r.i[c] = f32_bits(r.f[c]);
     } else if (!returns_float(tex)) {
@@ -450,7 +483,8 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
-  float lod = level_of(tex, base, at) + tex.sampler.mipmap_level_bias;
+  // .base reads level 0 whatever the bias (the H100); the clamps still apply.
+  float lod = at.mip == Lookup::Mip::Base ? 0.0f : level_of(tex, base, at) + tex.sampler.mipmap_level_bias;
   Weighted blended;
   if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1) {
     sample_level(tex, base, at, slice, c, 256, blended);
