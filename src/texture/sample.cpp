@@ -352,7 +352,8 @@ float level_of(const Object& tex, const Image& base, const Lookup& at) {
     lx += std::pow(at.ddx[d] * sx, 2);
     ly += std::pow(at.ddy[d] * sx, 2);
   }
-  return float(0.5 * std::log2(std::max(lx, ly)));
+  // log2 of the longer gradient in texels, rounded up to 1/256 (the H100's isotropic lods).
+  return float(std::ceil(0.5 * std::log2(std::max(lx, ly)) * 256) / 256);
 }
 
 std::array<uint32_t, 4> result_words(const Object& tex, const Texel& t, Result r) {
