@@ -227,6 +227,82 @@ TEST_F(Driver, ArraysTexturesAndSurfaces) {
   cuModuleUnload(m);
 }
 
+// cuTensorMapEncodeTiled builds the map a TMA copy reads (PTX §9.7.9.25.5.2): a 32 x 8 box of a
+// 64 x 40 f32 tensor at (32, 36), rows 40..43 outside the tensor and zero-filled; a map CUDA refuses
+// (a 24-byte inner box) is CUDA_ERROR_INVALID_VALUE, and cuTensorMapReplaceAddress moves a map.
+TEST_F(Driver, TensorMapsForTmaCopies) {
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry box(.param .align 64 .b8 tmap[128], .param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  .shared .align 1024 .b8 buf[1024];
+  .shared .align 8 .b64 bar;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.b64 %rd1, tmap;
+  cvta.param.u64 %rd2, %rd1;
+  @%p1 mbarrier.init.shared.b64 [bar], 1;
+  bar.sync 0;
+  mov.u32 %r2, 32;
+  mov.u32 %r3, 36;
+  @%p1 mbarrier.arrive.expect_tx.shared.b64 _, [bar], 1024;
+  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [buf], [%rd2, {%r2, %r3}], [bar];
+WAIT:
+  mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+  @!%p2 bra WAIT;
+  mov.u32 %r4, buf;
+  shl.b32 %r5, %r1, 2;
+  add.u32 %r6, %r4, %r5;
+  ld.shared.u32 %r7, [%r6];
+  ld.param.u64 %rd3, [out];
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd3, %rd4;
+  st.global.u32 [%rd5], %r7;
+  ret;
+}
+)";
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx), CUDA_SUCCESS);
+  CUfunction k;
+  ASSERT_EQ(cuModuleGetFunction(&k, m, "box"), CUDA_SUCCESS);
+  std::vector<float> t(64 * 40);
+  for (size_t i = 0; i < t.size(); ++i) t[i] = float(i);
+  CUdeviceptr tensor, other, out;
+  ASSERT_EQ(cuMemAlloc(&tensor, t.size() * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&other, t.size() * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&out, 256 * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(tensor, t.data(), t.size() * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD32(other, 0, t.size()), CUDA_SUCCESS);
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {64, 40}, strides[1] = {256};
+  cuuint32_t box[2] = {6, 8};
+  const cuuint32_t es[2] = {1, 1};
+  EXPECT_EQ(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, reinterpret_cast<void*>(tensor), dims,
+                                   strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                   CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+            CUDA_ERROR_INVALID_VALUE);
+  box[0] = 32;
+  ASSERT_EQ(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, reinterpret_cast<void*>(other), dims,
+                                   strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                   CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuTensorMapReplaceAddress(&map, reinterpret_cast<void*>(tensor)), CUDA_SUCCESS);
+  void* args[] = {&map, &out};
+  ASSERT_EQ(cuLaunchKernel(k, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  std::vector<float> got(256);
+  ASSERT_EQ(cuMemcpyDtoH(got.data(), out, 256 * 4), CUDA_SUCCESS);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 32; ++c) EXPECT_EQ(got[r * 32 + c], r < 4 ? t[(36 + r) * 64 + 32 + c] : 0.0f) << r << ", " << c;
+  cuMemFree(tensor);
+  cuMemFree(other);
+  cuMemFree(out);
+  cuModuleUnload(m);
+}
+
 // Last: a fault is sticky, as on a GPU (every later call reports it).
 TEST_F(Driver, ZFaultIsStickyIllegalAddress) {
   CUdeviceptr a;
