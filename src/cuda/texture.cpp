@@ -4,6 +4,7 @@
 // slice (z, layer or cube face), each mip level after the one before.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
@@ -191,6 +192,16 @@ CUresult resource_of(const CUDA_RESOURCE_DESC& d, TextureResource& r) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 
+// What each texture or surface object was made from, for cuTexObjectGet*Desc.
+struct Made {
+  CUDA_RESOURCE_DESC resource;
+  CUDA_TEXTURE_DESC texture;
+};
+std::map<unsigned long long, Made>& made() {
+  static std::map<unsigned long long, Made> m;
+  return m;
+}
+
 template <typename Create>
 CUresult object(unsigned long long* out, Create create) {
   if (!out) return CUDA_ERROR_INVALID_VALUE;
@@ -208,6 +219,7 @@ CUresult destroy_object(unsigned long long handle) {
   try {
     std::lock_guard lock(driver().mutex);
     driver().device.destroy_object(handle);
+    made().erase(handle);
   } catch (const std::invalid_argument&) {
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -322,9 +334,29 @@ CUresult CUDAAPI cuTexObjectCreate(CUtexObject* out, const CUDA_RESOURCE_DESC* r
   if (view) return CUDA_ERROR_NOT_SUPPORTED;  // resource views: not modelled
   TextureResource r;
   if (CUresult e = resource_of(*res, r)) return e;
-  return object(out, [&](ptxvm::Device& d) { return d.create_texture(r, sampler_of(*tex)); });
+  const CUresult e = object(out, [&](ptxvm::Device& d) { return d.create_texture(r, sampler_of(*tex)); });
+  if (e == CUDA_SUCCESS) made()[*out] = {*res, *tex};
+  return e;
 }
 CUresult CUDAAPI cuTexObjectDestroy(CUtexObject t) { return destroy_object(t); }
+
+CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC* res, CUtexObject t) {
+  std::lock_guard lock(driver().mutex);
+  auto it = made().find(t);
+  if (!res || it == made().end()) return CUDA_ERROR_INVALID_VALUE;
+  *res = it->second.resource;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC* tex, CUtexObject t) {
+  std::lock_guard lock(driver().mutex);
+  auto it = made().find(t);
+  if (!tex || it == made().end()) return CUDA_ERROR_INVALID_VALUE;
+  *tex = it->second.texture;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC* res, CUsurfObject s) {
+  return cuTexObjectGetResourceDesc(res, s);
+}
 
 CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject* out, const CUDA_RESOURCE_DESC* res) {
   if (!res) return CUDA_ERROR_INVALID_VALUE;
@@ -332,7 +364,9 @@ CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject* out, const CUDA_RESOURCE_DESC*
   TextureResource r;
   if (CUresult e = resource_of(*res, r)) return e;
   if (!r.surface) return CUDA_ERROR_INVALID_VALUE;  // made without CUDA_ARRAY3D_SURFACE_LDST
-  return object(out, [&](ptxvm::Device& d) { return d.create_surface(r); });
+  const CUresult e = object(out, [&](ptxvm::Device& d) { return d.create_surface(r); });
+  if (e == CUDA_SUCCESS) made()[*out] = {*res, {}};
+  return e;
 }
 CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject s) { return destroy_object(s); }
 

@@ -219,8 +219,15 @@ TEST_F(Driver, ArraysTexturesAndSurfaces) {
   const float want[4] = {0, 1, 3, 5};
   for (int y = 0; y < 4; ++y)
     for (int x = 0; x < 4; ++x) EXPECT_EQ(back[y][x], x == y ? want[x] : 0.0f) << x << ", " << y;
+  CUDA_TEXTURE_DESC back_td;
+  ASSERT_EQ(cuTexObjectGetTextureDesc(&back_td, tex), CUDA_SUCCESS);
+  EXPECT_EQ(back_td.filterMode, CU_TR_FILTER_MODE_LINEAR);
+  CUDA_RESOURCE_DESC back_res;
+  ASSERT_EQ(cuSurfObjectGetResourceDesc(&back_res, surf), CUDA_SUCCESS);
+  EXPECT_EQ(back_res.res.array.hArray, out);
   EXPECT_EQ(cuTexObjectDestroy(tex), CUDA_SUCCESS);
   EXPECT_EQ(cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuTexObjectGetResourceDesc(&back_res, tex), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuSurfObjectDestroy(surf), CUDA_SUCCESS);
   EXPECT_EQ(cuArrayDestroy(image), CUDA_SUCCESS);
   EXPECT_EQ(cuArrayDestroy(out), CUDA_SUCCESS);
