@@ -65,20 +65,20 @@ Object object(Warp& w, uint64_t h, Object::Kind kind, int lane, const Op& op) {
 }
 
 // A texture object with its levels resolved, reused while lanes name the same handle.
-struct Bound {
-  uint64_t handle = 0;
+struct TextureInUse {
+  uint64_t texture_handle = 0;
   bool valid = false;
   Object tex;
   std::vector<texture::Image> levels;
 
   void bind(Warp& w, uint64_t h, int lane, const Op& op, const Arg& addr) {
-    if (valid && h == handle) return;
+    if (valid && h == texture_handle) return;
     tex = object(w, h, Object::Kind::Texture, lane, op);
     if (addr.elems.size() == 2)  // [a, b, c]: an explicit sampler (independent mode, §9.7.10.1)
-      tex.sampler = object(w, ::ptxvm::sem::handle(w, addr.elems[0], lane), Object::Kind::Sampler, lane, op).sampler;
+      tex.sampler = object(w, handle(w, addr.elems[0], lane), Object::Kind::Sampler, lane, op).sampler;
     if (std::string why = texture::resolve(tex.resource, *w.launch->global, levels); !why.empty())
       w.undefined(lane, "'" + op.text + "': texture " + std::to_string(h) + ": " + why);
-    handle = h;
+    texture_handle = h;
     valid = true;
   }
 };
@@ -98,7 +98,6 @@ texture::Lookup lookup(Warp& w, const Op& op, const Config& k, int lane) {
   const Arg& c = addr.elems.back();
   size_t first = 0;
   if (texture::layered(k.geometry)) at.layer = int32_t(word(w, element(c, 0), lane)), first = 1;
-  if (k.geometry == Geometry::D2MS || k.geometry == Geometry::A2DMS) ++first;  // the sample number
   const unsigned n = texture::coordinate_count(k.geometry);
   for (unsigned d = 0; d < n; ++d) {
     const uint32_t bits = word(w, element(c, first + d), lane);
@@ -139,7 +138,7 @@ void write(Warp& w, const Op& op, const Config& k, int lane, const std::array<ui
 
 void tex(Warp& w, const Op& op, uint32_t mask) {
   const Config k = unpack(op.aux);
-  Bound b;
+  TextureInUse b;
   exec::for_lanes(mask, [&](int lane) {
     b.bind(w, handle(w, op.args[1], lane), lane, op, op.args[1]);
     write(w, op, k, lane, texture::sample(b.tex, b.levels, lookup(w, op, k, lane), k.result));
@@ -148,7 +147,7 @@ void tex(Warp& w, const Op& op, uint32_t mask) {
 
 void tld4(Warp& w, const Op& op, uint32_t mask) {
   const Config k = unpack(op.aux);
-  Bound b;
+  TextureInUse b;
   exec::for_lanes(mask, [&](int lane) {
     b.bind(w, handle(w, op.args[1], lane), lane, op, op.args[1]);
     write(w, op, k, lane, texture::gather(b.tex, b.levels, lookup(w, op, k, lane), k.component, k.result));
