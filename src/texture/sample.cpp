@@ -284,8 +284,8 @@ void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int6
 }
 
 // The channels of a blend of texels, as the H100 rounds it: the weighted sum exact, then rounded
-// once (tests/hw/texture) — a float texture's to f32, ties away from zero (f16 textures then to
-// f16 precision), an sRGB texture's decoded colour channels to f16 precision, ties away; an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as
+// once (tests/hw/texture) — a float texture's to f32, ties away from zero (an f16 texture's, and an
+// sRGB texture's decoded colour channels, to f16 precision, ties away); an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as
 // that over 65535; an integer one's (read as integers) to an integer, 8- and 16-bit ones to
 // nearest (ties up), 32-bit ones down. A single texel of weight 256 (point filtering) is itself.
 Texel blend(const Object& tex, const Weighted& b) {
@@ -304,8 +304,8 @@ Texel blend(const Object& tex, const Weighted& b) {
     if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
       long double sum = 0;
       for (unsigned k = 0; k < b.n; ++k) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
-      r.f[c] = srgb && c < 3 ? round_away_f16(sum / 256) : round_away(sum / 256);  // sRGB: at f16 precision
-      if (f == ChannelFormat::F16) r.f[c] = to_f16(r.f[c]);
+      const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
+      r.f[c] = half ? round_away_f16(sum / 256) : round_away(sum / 256);
       r.i[c] = f32_bits(r.f[c]);
     } else if (!returns_float(tex)) {
       const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;
