@@ -302,10 +302,12 @@ Texel blend(const Object& tex, const Weighted& b) {
   const bool srgb = tex.sampler.srgb && f == ChannelFormat::U8 && returns_float(tex);
   for (unsigned c = 0; c < 4; ++c) {
     if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
-      long double sum = 0;
-      for (unsigned k = 0; k < b.n; ++k) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
+      long double sum = 0;  // texels of weight 0 take no part (a NaN there does not show)
+      for (unsigned k = 0; k < b.n; ++k)
+        if (b.weight[k]) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
       const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
       r.f[c] = half ? round_away_f16(sum / 256) : round_away(sum / 256);
+      if (std::isnan(r.f[c])) r.f[c] = std::bit_cast<float>(0x7fffffffu);  // the H100's NaN
       r.i[c] = f32_bits(r.f[c]);
     } else if (!returns_float(tex)) {
       const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;
