@@ -302,7 +302,7 @@ Texel blend(const Object& tex, const Weighted& b) {
   const bool srgb = tex.sampler.srgb && f == ChannelFormat::U8 && returns_float(tex);
   for (unsigned c = 0; c < 4; ++c) {
     if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
-      long double sum = 0;  // texels of weight 0 take no part (a NaN there does not show)
+      long double sum = -0.0L;  // so that texels of -0 alone sum to -0; texels of weight 0 take no part
       for (unsigned k = 0; k < b.n; ++k)
         if (b.weight[k]) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
       const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
