@@ -1,6 +1,7 @@
 // Texture instructions (PTX §9.7.10, 001_23fdd5978b24a3ed.txt): tex, tld4, txq, istypep. The
 // texture, sampler and surface objects are launch inputs (exec::Launch::textures); the sampling
 // arithmetic is texture/sample.h.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -28,6 +29,7 @@ struct Config {
   texture::Lookup::Mip mip = texture::Lookup::Mip::Base;
   bool half2 = false;  // .v2.f16x2
   uint8_t component = 0;  // tld4
+  bool gather = false;    // tld4
 };
 uint64_t pack(const Config& k) {
   uint64_t v;
@@ -116,8 +118,10 @@ texture::Lookup lookup(Warp& w, const Op& op, const Config& k, int lane) {
   }
   if (next < op.args.size() && op.args[next].kind == ArgKind::Vector) {
     const Arg& e = op.args[next++];
-    for (unsigned d = 0; d < n; ++d)  // -8..7: the low 4 bits, sign-extended (the H100)
-      at.offset[d] = int32_t(word(w, element(e, d), lane) << 28) >> 28;
+    for (unsigned d = 0; d < n; ++d) {  // -8..7: tex takes the low 4 bits, tld4 clamps (the H100)
+      const int32_t v = int32_t(word(w, element(e, d), lane));
+      at.offset[d] = k.gather ? std::clamp(v, -8, 7) : int32_t(uint32_t(v) << 28) >> 28;
+    }
   }
   return at;
 }
@@ -179,6 +183,7 @@ bool select_tld4(const isa::Bound& b, Op& op, std::string& why) {
   k.result = dtype == ".s32" ? texture::Result::S32 : dtype == ".u32" ? texture::Result::U32 : texture::Result::F32;
   const std::string comp = axis(b, "comp");
   k.component = comp == ".r" ? 0 : comp == ".g" ? 1 : comp == ".b" ? 2 : 3;
+  k.gather = true;
   op.aux = pack(k);
   op.fn = &tld4;
   return true;

@@ -468,9 +468,16 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   // Integer coordinates (.s32, §9.7.10.3): texel indices, no filtering, no address modes: a texel
   // outside the image reads 0 in every channel (the H100; tex1Dfetch's rule).
   if (at.integer) {
+    // .level with .s32 coordinates names a level by number: one the resource lacks reads 0; the
+    // bounds are level 0's, and the level's own texels are then clamped to it (the H100).
+    size_t level = 0;
+    if (at.mip == Lookup::Mip::Level) {
+      if (at.level < 0 || at.level >= float(levels.size())) return {0, 0, 0, 0};
+      level = size_t(at.level);
+    }
     const unsigned dims = dims_of(at.geometry);
-    Sampled s{tex, base, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims,
-              slice};
+    Sampled s{tex, levels[level], unsigned(channel_bytes(tex.resource.format) * tex.resource.channels),
+              {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp}, dims, slice};
     if (layered(at.geometry) && slice != uint32_t(at.layer)) return {0, 0, 0, 0};  // an index past the layers
     std::array<int64_t, 3> idx{};
     const int64_t n[3] = {base.width, base.height, base.depth};
