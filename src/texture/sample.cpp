@@ -328,7 +328,12 @@ struct Face {
   uint32_t face;
   float s, t;
 };
+// NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
+// centre of face +z (the H100); subnormal components count as they are.
 Face cube_face(float x, float y, float z) {
+  for (float* c : {&x, &y, &z})
+    if (std::isnan(*c)) *c = 0;
+  if (std::isinf(x) || std::isinf(y) || std::isinf(z) || (x == 0 && y == 0 && z == 0)) return {4, 0.5f, 0.5f};
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   float sc, tc, ma;
   uint32_t face;
@@ -489,7 +494,7 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   }
   std::array<float, 3> c = flushed(at.f);
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
-    const Face f = cube_face(c[0], c[1], c[2]);
+    const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
