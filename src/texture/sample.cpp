@@ -164,6 +164,30 @@ int64_t address(int64_t i, int64_t n, AddressMode m) {
   return -1;
 }
 
+// A cube direction's face and its (s, t) in [0, 1] (CUDA Programming Guide, "Cubemap Textures").
+struct Face {
+  uint32_t face;
+  float s, t;
+};
+// NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
+// centre of face +z (the H100); subnormal components count as they are.
+Face cube_face(float x, float y, float z) {
+  for (float* c : {&x, &y, &z})
+    if (std::isnan(*c)) *c = 0;
+  if (std::isinf(x) || std::isinf(y) || std::isinf(z) || (x == 0 && y == 0 && z == 0)) return {4, 0.5f, 0.5f};
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  float sc, tc, ma;
+  uint32_t face;
+  if (az >= ax && az >= ay) {  // ties go to z, then to y (the H100)
+    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
+  } else if (ay >= ax) {
+    face = y >= 0 ? 2 : 3, ma = ay, sc = x, tc = y >= 0 ? z : -z;
+  } else {
+    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
+  }
+  return {face, (sc / ma + 1) * 0.5f, (tc / ma + 1) * 0.5f};
+}
+
 struct Sampled {
   const Object& tex;
   const Image& img;
@@ -171,9 +195,11 @@ struct Sampled {
   std::array<AddressMode, 3> modes;
   unsigned dims;
   uint32_t slice;  // layer (or face) of a layered image
+  bool seamless = false;  // a cube face whose neighbours lend the texels past its edges
 
   Texel at(std::array<int64_t, 3> idx) const {
     const int64_t n[3] = {img.width, img.height, img.depth};
+    if (seamless && (idx[0] < 0 || idx[0] >= n[0] || idx[1] < 0 || idx[1] >= n[1])) return across_edge(idx);
     for (unsigned d = 0; d < dims; ++d) {
       idx[d] = address(idx[d], n[d], modes[d]);
       if (idx[d] < 0) return border(tex);
@@ -182,6 +208,37 @@ struct Sampled {
     const uint8_t* p = img.data + z * img.slice_pitch + uint64_t(dims >= 2 ? idx[1] : 0) * img.row_pitch +
                        uint64_t(idx[0]) * texel_bytes;
     return decode(tex, p);
+  }
+
+  // Seamless cube filtering: a texel past the face's edge is the neighbouring face's texel in the
+  // same direction (its centre's direction, projected again).
+  Texel across_edge(const std::array<int64_t, 3>& idx) const {
+    const int64_t n = img.width;
+    const bool out_x = idx[0] < 0 || idx[0] >= n, out_y = idx[1] < 0 || idx[1] >= n;
+    if (out_x && out_y) {  // past a corner, where three faces meet: the mean of the other three texels
+      const int64_t x = std::clamp<int64_t>(idx[0], 0, n - 1), y = std::clamp<int64_t>(idx[1], 0, n - 1);
+      const Texel a = at({x, y, 0}), b = at({idx[0], y, 0}), c = at({x, idx[1], 0});
+      Texel m;
+      for (unsigned k = 0; k < 4; ++k) {
+        m.f[k] = float((static_cast<long double>(a.f[k]) + b.f[k] + c.f[k]) / 3);
+        m.i[k] = uint32_t((int64_t(int32_t(a.i[k])) + int32_t(b.i[k]) + int32_t(c.i[k])) / 3);
+      }
+      return m;
+    }
+    const uint32_t face = slice % 6;
+    const double size = img.width;
+    const float sc = float(2 * (double(idx[0]) + 0.5) / size - 1), tc = float(2 * (double(idx[1]) + 0.5) / size - 1);
+    static constexpr int8_t kAxes[6][3][3] = {  // direction = rows · (sc, tc, 1)
+        {{0, 0, 1}, {0, -1, 0}, {-1, 0, 0}}, {{0, 0, -1}, {0, -1, 0}, {1, 0, 0}}, {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+        {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}}, {{1, 0, 0}, {0, -1, 0}, {0, 0, 1}}, {{-1, 0, 0}, {0, -1, 0}, {0, 0, -1}}};
+    float d[3];
+    for (int k = 0; k < 3; ++k) d[k] = kAxes[face][k][0] * sc + kAxes[face][k][1] * tc + kAxes[face][k][2];
+    const Face f = cube_face(d[0], d[1], d[2]);
+    Sampled other = *this;
+    other.slice = slice - face + f.face;
+    other.seamless = false;
+    return other.at({std::clamp<int64_t>(int64_t(std::floor(double(f.s) * n)), 0, n - 1),
+                     std::clamp<int64_t>(int64_t(std::floor(double(f.t) * n)), 0, n - 1), 0});
   }
 };
 
@@ -323,30 +380,6 @@ Texel blend(const Object& tex, const Weighted& b) {
   return r;
 }
 
-// A cube direction's face and its (s, t) in [0, 1] (CUDA Programming Guide, "Cubemap Textures").
-struct Face {
-  uint32_t face;
-  float s, t;
-};
-// NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
-// centre of face +z (the H100); subnormal components count as they are.
-Face cube_face(float x, float y, float z) {
-  for (float* c : {&x, &y, &z})
-    if (std::isnan(*c)) *c = 0;
-  if (std::isinf(x) || std::isinf(y) || std::isinf(z) || (x == 0 && y == 0 && z == 0)) return {4, 0.5f, 0.5f};
-  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
-  float sc, tc, ma;
-  uint32_t face;
-  if (az >= ax && az >= ay) {  // ties go to z, then to y (the H100)
-    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
-  } else if (ay >= ax) {
-    face = y >= 0 ? 2 : 3, ma = ay, sc = x, tc = y >= 0 ? z : -z;
-  } else {
-    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
-  }
-  return {face, (sc / ma + 1) * 0.5f, (tc / ma + 1) * 0.5f};
-}
-
 // The level of detail a lookup asks for, before clamping to the levels that exist.
 float level_of(const Object& tex, const Image& base, const Lookup& at) {
   if (at.mip == Lookup::Mip::Level) return at.level;
@@ -400,7 +433,7 @@ void sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_
   for (unsigned d = 0; d < dims; ++d)
     u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d], s.modes[d])) + at.offset[d];
   if (at.geometry == Geometry::A1D) u[1] = 0.5;  // a layer's row, at its centre: no border row blends in
-  if (cube) s.modes = cube_modes(tex);
+  if (cube) s.modes = cube_modes(tex), s.seamless = tex.sampler.seamless_cubemap && tex.sampler.filter == FilterMode::Linear;
   collect(s, u, tex.sampler.filter == FilterMode::Linear, total, out);
 }
 
