@@ -117,6 +117,32 @@ NB_MODULE(_ptxvm, m) {
 
   nb::class_<ptxvm::Device>(m, "Device")
       .def(nb::init<>())
+      .def(
+          "create_texture",  // a texture (or, `surface`, surface) object over device memory (PTX §5.3)
+          [](ptxvm::Device& d, uint64_t address, uint64_t bytes, int format, int channels, uint32_t width,
+             uint32_t height, uint32_t depth, bool layered, bool cubemap, bool surface, std::vector<int> address_mode,
+             int filter, bool read_as_integer, bool normalized, bool srgb, std::vector<float> border) {
+            ptxvm::TextureResource r;
+            r.format = ptxvm::ChannelFormat(format);
+            r.channels = uint8_t(channels);
+            r.width = width, r.height = height, r.depth = depth;
+            r.layered = layered, r.cubemap = cubemap, r.surface = surface;
+            r.address = address, r.bytes = bytes;
+            r.pitch = uint64_t(width) * ptxvm::channel_bytes(r.format) * r.channels;
+            if (surface) return d.create_surface(r);
+            ptxvm::TextureSampler s;
+            for (size_t i = 0; i < 3 && i < address_mode.size(); ++i) s.address[i] = ptxvm::AddressMode(address_mode[i]);
+            s.filter = ptxvm::FilterMode(filter);
+            s.read_as_integer = read_as_integer;
+            s.normalized_coordinates = normalized;
+            s.srgb = srgb;
+            for (size_t i = 0; i < 4 && i < border.size(); ++i) s.border_color[i] = border[i];
+            return d.create_texture(r, s);
+          },
+          "address"_a, "bytes"_a, "format"_a, "channels"_a, "width"_a, "height"_a, "depth"_a, "layered"_a,
+          "cubemap"_a, "surface"_a, "address_mode"_a, "filter"_a, "read_as_integer"_a, "normalized"_a, "srgb"_a,
+          "border"_a)
+      .def("destroy_object", &ptxvm::Device::destroy_object, "handle"_a)
       .def("malloc", &ptxvm::Device::malloc, "bytes"_a)
       .def("free", &ptxvm::Device::free, "address"_a)
       .def(

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 from ._ptxvm import Device as _Device
 
 __all__ = [
-    "Device", "DeviceArray", "Module", "Kernel", "In", "Out", "InOut", "LoadError", "LaunchError", "GuestFault",
+    "Device", "DeviceArray", "Texture", "Module", "Kernel", "In", "Out", "InOut", "LoadError", "LaunchError", "GuestFault",
     "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64", "b8", "b16", "b32", "b64", "pred",
     "default_device",
 ]
@@ -108,15 +108,20 @@ class InOut(_Direction):
     """An array the kernel reads and writes: used in place (what a bare array is)."""
 
 
-def _host_view(obj: Any) -> memoryview:
-    """A writable, C-contiguous byte view of an array (buffer protocol, or CPU __dlpack__)."""
+def _typed_view(obj: Any) -> memoryview:
+    """A view of an array with its element format and shape (buffer protocol, or CPU __dlpack__)."""
     try:
-        view = memoryview(obj)
+        return memoryview(obj)
     except TypeError:
         if not hasattr(obj, "__dlpack__"):
             raise TypeError(f"{type(obj).__name__} is no array: it has neither the buffer protocol nor __dlpack__")
         import numpy as np
-        view = memoryview(np.from_dlpack(obj))
+        return memoryview(np.from_dlpack(obj))
+
+
+def _host_view(obj: Any) -> memoryview:
+    """A writable, C-contiguous byte view of an array (buffer protocol, or CPU __dlpack__)."""
+    view = _typed_view(obj)
     if not view.c_contiguous:
         raise ValueError("arrays must be C-contiguous")
     return view.cast("B") if view.ndim != 1 or view.format != "B" else view
@@ -177,6 +182,79 @@ class Device:
 
     def load(self, ptx: str, name: str = "module.ptx") -> "Module":
         return Module(ptx, device=self, name=name)
+
+    def texture(self, array: Any, *, channels: int = 1, layered: bool = False, cubemap: bool = False,
+                filter: str = "point", address: str | Sequence[str] = "clamp", normalized: bool = False,
+                read_mode: str = "normalized_float", srgb: bool = False,
+                border: Sequence[float] = (0.0, 0.0, 0.0, 0.0)) -> "Texture":
+        """A texture object over a copy of `array` (PTX §5.3, CUDA's cudaTextureObject_t): 8-, 16- or
+        32-bit integers, float16 or float32, shaped ``[depth or layers,] [height,] width [, channels]``;
+        the kernel takes it as a .u64 handle. `address` is one mode or one per axis of "wrap",
+        "clamp", "mirror", "border"; `filter` "point" or "linear"; `read_mode` "normalized_float"
+        or "element_type"."""
+        modes = [address] if isinstance(address, str) else list(address)
+        names = ["wrap", "clamp", "mirror", "border"]
+        if not 1 <= len(modes) <= 3 or any(m not in names for m in modes):
+            raise LaunchError(f"address takes 1 to 3 of {names}, not {address!r}")
+        if filter not in ("point", "linear") or read_mode not in ("normalized_float", "element_type"):
+            raise LaunchError("filter is 'point' or 'linear'; read_mode 'normalized_float' or 'element_type'")
+        modes = [names.index(m) for m in modes]
+        modes += [modes[-1]] * (3 - len(modes))
+        return Texture(self, array, channels, layered, cubemap, False, modes, filter == "linear",
+                       read_mode == "element_type", normalized, srgb, [float(b) for b in border])
+
+    def surface(self, array: Any, *, channels: int = 1, layered: bool = False) -> "Texture":
+        """A surface object over a copy of `array` (shaped as for ``texture``); ``read(out)`` copies
+        its texels back after a launch."""
+        return Texture(self, array, channels, layered, False, True, [1, 1, 1], False, False, False, False,
+                       [0.0] * 4)
+
+
+# memoryview format -> CUarray_format
+_CHANNEL_FORMATS = {"B": 0x01, "H": 0x02, "I": 0x03, "b": 0x08, "h": 0x09, "i": 0x0a, "e": 0x10, "f": 0x20}
+
+
+class Texture:
+    """A texture or surface object (``Device.texture``, ``Device.surface``): its texels in device
+    memory and the handle kernels take."""
+
+    def __init__(self, device: Device, array: Any, channels: int, layered: bool, cubemap: bool, surface: bool,
+                 modes: list[int], linear: bool, integer: bool, normalized: bool, srgb: bool, border: list[float]):
+        view, typed = _host_view(array), _typed_view(array)  # the bytes; the element format and shape
+        fmt = typed.format.lstrip("<=@")
+        if fmt not in _CHANNEL_FORMATS:
+            raise LaunchError(f"a texture holds 8/16/32-bit integers, float16 or float32, not format {typed.format!r}")
+        shape = list(typed.shape)
+        if channels not in (1, 2, 4) or (channels > 1 and (not shape or shape[-1] != channels)):
+            raise LaunchError(f"channels is 1, 2 or 4, and the array's last axis when more than 1 (shape {shape})")
+        if channels > 1:
+            shape.pop()
+        if not 1 <= len(shape) <= 3:
+            raise LaunchError(f"a texture has 1 to 3 axes besides the channels, not shape {list(typed.shape)}")
+        width = shape[-1]
+        height = shape[-2] if len(shape) >= 2 else 0
+        depth = shape[0] if len(shape) == 3 else 0
+        if (layered or cubemap) and len(shape) == 2:
+            height, depth = 0, shape[0]
+        self.device = device
+        self.array = device.to_device(view)
+        try:
+            self.handle = device._dev.create_texture(self.array.address, view.nbytes, _CHANNEL_FORMATS[fmt], channels,
+                                                     width, height, depth, layered, cubemap, surface, modes,
+                                                     int(linear), integer, normalized, srgb, border)
+        except ValueError as e:
+            self.array.free()
+            raise LaunchError(str(e)) from None
+
+    def read(self, out: Any) -> Any:
+        """Copies the texels into `out` (a writable array of their size) and returns `out`."""
+        return self.array.read(out)
+
+    def free(self) -> None:
+        if self.handle:
+            self.device._dev.destroy_object(self.handle)
+            self.handle = 0
+            self.array.free()
 
 
 _default: Device | None = None
@@ -250,6 +328,8 @@ class Kernel:
             return fits(value.bytes())
         if isinstance(value, DeviceArray):
             return fits(struct.pack("<Q", value.address))
+        if isinstance(value, Texture):
+            return fits(struct.pack("<Q", value.handle))
         if isinstance(value, bytes):
             return fits(bytes(value))
         if isinstance(value, bool):
