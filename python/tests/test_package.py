@@ -1,5 +1,7 @@
 """The ptxvm Python package: modules, launches with arrays and typed scalars, device memory,
 errors. Runs against the extension built in-tree (PYTHONPATH=<build>/python)."""
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -158,38 +160,14 @@ def test_progress_shows_ctas_on_stderr_for_long_launches(capfd):
     assert "ptxvm: kernel 'spin': " in err and " / 8 CTAs" in err
 
 
-TEXTURE_PTX = """
-.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry sample(.param .u64 tex, .param .u64 surf, .param .u64 out)
-{
-  .reg .b32 %r<4>;
-  .reg .f32 %f<8>;
-  .reg .b64 %rd<6>;
-  ld.param.u64 %rd1, [tex];
-  ld.param.u64 %rd2, [surf];
-  ld.param.u64 %rd3, [out];
-  mov.u32 %r1, %tid.x;
-  cvt.rn.f32.u32 %f1, %r1;
-  mov.f32 %f2, 0f3F000000;
-  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];
-  mul.wide.u32 %rd4, %r1, 4;
-  add.s64 %rd5, %rd3, %rd4;
-  st.global.f32 [%rd5], %f3;
-  shl.b32 %r2, %r1, 2;
-  mov.b32 %r3, %f3;
-  sust.b.2d.b32.trap [%rd2, {%r2, %r1}], %r3;
-  ret;
-}
-"""
 
 
 # A texture and a surface object (PTX §5.3) as kernel arguments: linear filtering halfway between
 # the texels of row 0 (clamped at 0), written to `out` and onto the surface's diagonal.
 def test_texture_and_surface_objects():
     dev = ptxvm.Device()
-    k = dev.load(TEXTURE_PTX).kernel("sample")
+    ptx = pathlib.Path(__file__).parents[2] / "tests" / "tools" / "texture_sample.ptx"
+    k = dev.load(ptx.read_text()).kernel("sample")
     tex = dev.texture(np.array([[0, 2, 4, 6], [8, 10, 12, 14]], np.float32), filter="linear")
     surf = dev.surface(np.zeros((4, 4), np.float32))
     out = np.zeros(4, np.float32)

@@ -237,39 +237,13 @@ def test_guest_fault_exits_2_with_report(tmp):
     assert "ld.global.f32 %f2, [%rd4];" in r.stderr
 
 
-TEXTURE_KERNEL = r"""
-.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry sample(.param .u64 tex, .param .u64 surf, .param .u64 out)
-{
-  .reg .b32 %r<12>;
-  .reg .f32 %f<8>;
-  .reg .b64 %rd<6>;
-  ld.param.u64 %rd1, [tex];
-  ld.param.u64 %rd2, [surf];
-  ld.param.u64 %rd3, [out];
-  cvta.to.global.u64 %rd3, %rd3;
-  mov.u32 %r1, %tid.x;
-  cvt.rn.f32.u32 %f1, %r1;
-  mov.f32 %f2, 0f3F000000;
-  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];
-  mul.wide.u32 %rd4, %r1, 4;
-  add.s64 %rd5, %rd3, %rd4;
-  st.global.f32 [%rd5], %f3;
-  mul.lo.u32 %r2, %r1, 4;
-  mov.b32 %r3, %f3;
-  sust.b.2d.b32.trap [%rd2, {%r2, %r1}], %r3;
-  ret;
-}
-"""
 
 
 # A texture and a surface argument (docs/LaunchManifest.md): linear filtering between the texels
 # of row 0 at x = i (x - 0.5 lands halfway between texels i - 1 and i, clamped at 0), written to
 # `out` and onto the surface's diagonal.
 def test_texture_and_surface_arguments(tmp):
-    (tmp / "tex.ptx").write_text(TEXTURE_KERNEL)
+    (tmp / "tex.ptx").write_text((pathlib.Path(__file__).parent / "texture_sample.ptx").read_text())
     np.save(tmp / "img.npy", np.array([[0, 2, 4, 6], [8, 10, 12, 14]], np.float32))
     np.save(tmp / "surf.npy", np.zeros((4, 4), np.float32))
     np.save(tmp / "out.npy", np.zeros(4, np.float32))
