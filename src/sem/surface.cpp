@@ -128,8 +128,8 @@ void sust_b(Warp& w, const Op& op, uint32_t mask) {
 // sust.p (§9.7.11.2): 32-bit source elements, left to right R, G, B, A, converted to the
 // surface's channel format; channels the source lacks are written 0 (§9.7.11.2: unpredictable).
 // CUDA's integer formats are UINT and SINT: the H100 saturates the .u32 or .s32 source to the
-// channel's range. f16 takes .f32 converted to nearest, overflowing to the largest finite value
-// (infinities stay), a NaN keeping its sign and top payload bits; 32-bit formats take the bits.
+// channel's range. f16 takes .f32 converted toward zero (so overflow gives the largest finite
+// value, infinities stay), a NaN keeping its sign and top payload bits; 32-bit formats take the bits.
 void store_channel(uint8_t* p, ChannelFormat f, uint32_t v) {
   const int32_t i = int32_t(v);
   switch (f) {
@@ -140,7 +140,7 @@ void store_channel(uint8_t* p, ChannelFormat f, uint32_t v) {
   case ChannelFormat::F16: {
     const float x = std::bit_cast<float>(v);
     v = std::isnan(x) ? (v >> 16 & 0x8000u) | 0x7c00u | (v >> 13 & 0x3ffu)  // sign and top payload bits
-                      : uint32_t(numeric::cvt_float(numeric::kF16, numeric::kF32, v, {.satfinite = !std::isinf(x)}));
+                      : uint32_t(numeric::cvt_float(numeric::kF16, numeric::kF32, v, {.round = numeric::Round::RZ}));
     break;
   }
   default: break;
