@@ -105,7 +105,9 @@ Texel decode(const Object& tex, const uint8_t* p) {
     case ChannelFormat::F16: {
       uint16_t v;
       std::memcpy(&v, p + 2 * c, 2);
-      t.i[c] = uint32_t(numeric::cvt_float(numeric::kF32, numeric::kF16, v, {}));
+      const bool nan = (v & 0x7c00) == 0x7c00 && (v & 0x3ff);  // a NaN keeps its sign and payload (the H100)
+      t.i[c] = nan ? uint32_t(v & 0x8000) << 16 | 0x7f800000u | uint32_t(v & 0x3ff) << 13
+                   : uint32_t(numeric::cvt_float(numeric::kF32, numeric::kF16, v, {}));
       t.f[c] = std::bit_cast<float>(t.i[c]);
       break;
     }
