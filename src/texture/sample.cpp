@@ -366,7 +366,8 @@ Texel blend(const Object& tex, const Weighted& b) {
         if (b.weight[k]) sum += static_cast<long double>(b.texel[k].f[c]) * b.weight[k];
       const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
       r.f[c] = half ? round_away_f16(sum / 256) : round_away(sum / 256);
-      if (std::isnan(r.f[c])) r.f[c] = std::bit_cast<float>(0x7fffffffu);  // the H100's NaN
+      if (std::isnan(r.f[c]))  // the H100's NaN: f32's 0x7fffffff, or f16's 0x7fff as an f32
+        r.f[c] = std::bit_cast<float>(f == ChannelFormat::F16 ? 0x7fffe000u : 0x7fffffffu);
       r.i[c] = f32_bits(r.f[c]);
     } else if (!returns_float(tex)) {
       const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;
