@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxvm/check.h"
 #include "ptxvm/texture.h"
 
 namespace ptxvm {
@@ -49,6 +50,8 @@ struct LaunchConfig {
   // Shows "CTAs done / total" on stderr while a launch that takes longer than a second runs (the
   // command turns it on when stderr is a terminal).
   bool progress = false;
+  // The sanitizer's checks (docs/Sanitizer.md); their findings are LaunchResult::reports.
+  Checks checks;
 };
 
 // One kernel argument: the bytes of the parameter, as the kernel declares it (§5.1.6.1).
@@ -69,6 +72,9 @@ struct LaunchResult {
   std::string output;  // what the kernel printed with printf, in order
   bool guest_fault = false;  // the kernel faulted (rather than a bad launch request)
   bool interrupted = false;  // LaunchConfig::cancel stopped it; `error` says where it was
+  // What LaunchConfig::checks found, in the order found (a memcheck finding also stops the
+  // launch: `error` and `guest_fault` say so as without checks).
+  std::vector<CheckReport> reports;
 };
 
 class Device;

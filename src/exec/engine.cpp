@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace ptxvm::exec {
@@ -39,7 +40,7 @@ public:
       if (done(w)) continue;
       all_done = false;
       running = &w;
-      if (run_warp(w)) progress = true;
+      if (launch_.sanitizer ? run_warp<true>(w) : run_warp<false>(w)) progress = true;
       running = nullptr;
       if (stop_.load(std::memory_order_relaxed)) throw Stop{};
     }
@@ -53,7 +54,9 @@ private:
   // The lanes that may run: alive, not exited, not parked by a unit or at a .sync op.
   static uint32_t runnable_lanes(const Warp& w) { return w.alive & ~w.exited & ~w.parked & ~w.sync_waiting; }
 
-  // Runs one slice of `w`; false when no lane could move.
+  // Runs one slice of `w`; false when no lane could move. kChecked: the launch runs checks, which
+  // see each instruction before it runs (checked()).
+  template <bool kChecked>
   bool run_warp(Warp& w) {
     const program::Op* ops = launch_.program->ops.data();
     const uint64_t step_limit = launch_.step_limit;
@@ -96,7 +99,7 @@ private:
         // Converged: the straight run below, until the warp is not.
         uint32_t budget = kWarpSlice - n;
         if (step_limit) budget = static_cast<uint32_t>(std::min<uint64_t>(budget, step_limit - w.steps + 1));
-        n += run_converged(w, pc, group, budget) - 1;
+        n += run_converged<kChecked>(w, pc, group, budget) - 1;
         last_runnable = 0;
         progressed = true;
         if (step_limit && w.steps > step_limit) step_limit_exceeded();
@@ -108,7 +111,9 @@ private:
       advance(w, group, pc + 1);
       w.current_pc = pc;
       w.group = group;
+      if constexpr (kChecked) checked(w, pc, group, exec);
       if (exec) op.fn(w, op, exec);
+      if constexpr (kChecked) w.settle();
       // The group stays together at a known PC after an op that moved no PCs (it did not jump,
       // or its guard held for no lane) and after a branch that all of it took.
       last_runnable = !op.jumps || !exec || (op.branches && exec == group) ? runnable : 0;
@@ -128,6 +133,7 @@ private:
   // Runs the converged warp — every runnable lane (`group`) at `pc`, no lanes owed a turn, none
   // parked at a .sync op — for up to `budget` ops (at least one) while it stays so: through ops
   // that move no PCs and branches that all of the group or none of it takes. Returns the ops run.
+  template <bool kChecked>
   uint32_t run_converged(Warp& w, uint32_t pc, uint32_t group, uint32_t budget) {
     const program::Op* ops = launch_.program->ops.data();
     w.recent |= group;
@@ -139,7 +145,9 @@ private:
       advance(w, group, pc + 1);
       w.current_pc = pc;
       ++n;
+      if constexpr (kChecked) checked(w, pc, group, exec);
       if (exec) op.fn(w, op, exec);
+      if constexpr (kChecked) w.settle();
       // Lanes parked, exited or released, or PCs set lane by lane: the general path goes on.
       if (runnable_lanes(w) != group) break;
       if (!op.jumps || !exec) ++pc;
@@ -149,6 +157,36 @@ private:
     w.streak += n;
     w.steps += n;
     return n;
+  }
+
+  // What the checks see of the op at `pc` before `group` runs it (`exec`: the lanes whose guard
+  // holds). synccheck: an .aligned instruction is executed by the whole warp together (§9.7.13.1,
+  // §9.7.14.3); racecheck: the lanes of a .sync instruction of the warp meet there.
+  void checked(Warp& w, uint32_t pc, uint32_t group, uint32_t exec) {
+    const sanitize::OpTraits& t = launch_.sanitizer->traits(pc);
+    const uint32_t live = w.alive & ~w.exited;
+    if (t.aligned && group != live && !w.favored)
+      w.sync_report(std::countr_zero(group), "divergent .aligned instruction",
+                    "lanes " + lane_list(group) + " of the warp execute it while lanes " + lane_list(live & ~group) +
+                        " are elsewhere; every thread of the warp must execute an .aligned instruction together "
+                        "(undefined otherwise, PTX §9.7.13.1)");
+    if (t.warp_sync && exec) w.joined(exec);
+  }
+
+  // "0-15, 20": the lanes of `mask`.
+  static std::string lane_list(uint32_t mask) {
+    std::string text;
+    for (int lane = 0; lane < 32;) {
+      if (!((mask >> lane) & 1u)) {
+        ++lane;
+        continue;
+      }
+      int last = lane;
+      while (last + 1 < 32 && ((mask >> (last + 1)) & 1u)) ++last;
+      text += (text.empty() ? "" : ", ") + std::to_string(lane) + (last > lane ? "-" + std::to_string(last) : "");
+      lane = last + 1;
+    }
+    return text;
   }
 
   // The lanes of `group` for which `op`'s guard holds.
@@ -265,6 +303,9 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   uint32_t nwarps = (cta.threads + 31) / 32;
   cta.warps.resize(nwarps);
   if (!cta.units.empty()) cta.units.clear();
+  cta.race.reset();
+  if (l.sanitizer && l.sanitizer->checks.racecheck)
+    cta.race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
     std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers
@@ -284,6 +325,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     w.shared_size = cta.shared.bytes.size();
     w.param_data = const_cast<uint8_t*>(l.params.bytes.data());  // as access_checked reaches it
     w.param_size = l.params.bytes.size();
+    w.checked = l.sanitizer != nullptr;
     w.index = i;
     w.first_thread = i * 32;
     uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);
@@ -483,6 +525,22 @@ std::optional<FaultReport> run(Launch& launch) {
       r.pc = w->current_pc;
       r.line = op.line;
       r.instruction = op.text;
+    }
+    r.kind = f.kind;
+    const bool memory = f.kind == mem::GuestFault::Kind::OutOfBounds || f.kind == mem::GuestFault::Kind::Misaligned;
+    if (w && memory && launch.sanitizer && launch.sanitizer->checks.memcheck) {
+      const uint32_t id[3] = {cta.id.x, cta.id.y, cta.id.z};
+      CheckReport c;
+      c.check = "memcheck";
+      c.kind = f.kind == mem::GuestFault::Kind::OutOfBounds ? "out-of-bounds access" : "misaligned access";
+      c.site = launch.sanitizer->site(id, w->first_thread + r.lane, r.pc);
+      c.space = mem::to_string(f.space);
+      c.address = f.address;
+      c.size = f.size;
+      c.detail = f.kind == mem::GuestFault::Kind::OutOfBounds
+                     ? f.detail
+                     : "the address is not a multiple of the access size (PTX §5.4.5)";
+      launch.sanitizer->report(std::move(c));
     }
     fault = r;
     stop = true;

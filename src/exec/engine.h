@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -17,6 +18,8 @@
 #include "program/program.h"
 #include "mem/memory.h"
 #include "mma/arith.h"
+#include "sanitize/race.h"
+#include "sanitize/session.h"
 #include "texture/objects.h"
 
 namespace ptxvm::exec {
@@ -34,6 +37,7 @@ struct FaultReport {
   uint32_t pc = 0, line = 0;
   std::string instruction;
   std::string message;
+  mem::GuestFault::Kind kind = mem::GuestFault::Kind::Invalid;
   bool interrupted = false;     // Launch::cancel stopped it; `in_flight` says where the warps were
   std::vector<std::string> in_flight;  // per CTA in flight: "CTA (x, y, z): warp 0 at line 12 ..."
   std::string render(const std::string& source_name) const;
@@ -58,6 +62,7 @@ struct Launch {
   double watchdog_seconds = 0;       // 0: none; else a report when the launch runs longer
   mma::Model tensor_model = mma::Model::Sm90;  // floating-point mma/wmma arithmetic (src/mma)
   const std::atomic<bool>* cancel = nullptr;  // when it turns true, stop and report where (interrupt)
+  sanitize::Session* sanitizer = nullptr;     // the checks asked for (src/sanitize); null: none
   std::atomic<uint64_t>* ctas_done = nullptr;  // when set, counts the CTAs that have finished
   // The next cluster to start (cluster_origin numbers them); clusterlaunchcontrol.try_cancel takes
   // clusters from it too (§9.7.13.17), so that a cancelled cluster never starts.
@@ -77,6 +82,7 @@ struct Cta {
   bool locals_empty = false;       // every buffer of `local` is empty (alloca clears it)
   std::vector<Warp> warps;
   Units units;                     // the state of the units this CTA used (exec/unit.h)
+  std::unique_ptr<sanitize::RaceShadow> race;  // racecheck's clocks and shadow, when it runs
   uint32_t threads = 0;
   uint32_t exited_threads = 0;
   unsigned host_thread = 0;

@@ -40,12 +40,84 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
   case Space::Generic: break;
   }
   if (!p) {
-    std::string what = space == Space::Global ? "no allocation holds it"
-                                              : std::string("outside the ") + mem::to_string(space) +
-                                                    " window";
+    std::string what;
+    switch (space) {
+    case Space::Global: what = launch->global->describe(offset, size); break;
+    case Space::Shared:
+      what = offset >> mem::kClusterRankShift ? "outside the shared memory of the CTA it names"
+                                                : "the CTA has " + std::to_string(cta->shared.bytes.size()) +
+                                                      " bytes of shared memory";
+      break;
+    case Space::Local:
+      what = "a thread has " + std::to_string(cta->local[first_thread + static_cast<uint32_t>(lane)].bytes.size()) +
+             " bytes of local memory";
+      break;
+    default: what = std::string("outside the ") + mem::to_string(space) + " window";
+    }
     return fail(GuestFault::Kind::OutOfBounds, space, what);
   }
+  if (checked) observe(space, offset, size, lane, p);
   return p;
+}
+
+void Warp::observe(Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
+  using sanitize::Access;
+  if (!cta->race) return;
+  const Access a = launch->sanitizer->traits(current_pc).access;
+  if (a == Access::None) return;
+  const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
+  const bool strong = a == Access::StrongRead || a == Access::StrongWrite || a == Access::Atomic;
+  const uint64_t location = sanitize::sync_key(sanitize::SyncKind::Location, uint64_t(space) << 52 ^ offset);
+  if (strong && a != Access::StrongWrite) cta->race->acquire(location, thread);
+  if (space == Space::Shared && !(offset >> mem::kClusterRankShift))
+    if (auto h = cta->race->access(thread, current_pc, offset, size, a, bytes)) race_report(*h);
+  if (strong && a != Access::StrongRead) cta->race->release(location, thread);
+}
+
+void Warp::settle() {
+  if (cta->race)
+    for (const sanitize::RaceShadow::Hazard& h : cta->race->settle(cta->shared.bytes.data())) race_report(h);
+}
+
+void Warp::race_report(const sanitize::RaceShadow::Hazard& h) {
+  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  CheckReport r;
+  r.check = "racecheck";
+  r.kind = std::string(h.kind) + " hazard";
+  r.site = launch->sanitizer->site(id, h.thread, h.pc);
+  r.other = launch->sanitizer->site(id, h.other_thread, h.other_pc);
+  r.space = "shared";
+  r.address = h.offset;
+  r.size = h.size;
+  r.detail = "no barrier, mbarrier phase, warp synchronisation or strong access to one location orders these "
+             "accesses: a data race (PTX §8.7.1)";
+  launch->sanitizer->report(std::move(r));
+}
+
+void Warp::released(uint32_t lanes, uint64_t key) {
+  if (cta->race) for_lanes(lanes, [&](int l) { cta->race->release(key, first_thread + static_cast<uint32_t>(l)); });
+}
+
+void Warp::acquired(uint32_t lanes, uint64_t key) {
+  if (cta->race) for_lanes(lanes, [&](int l) { cta->race->acquire(key, first_thread + static_cast<uint32_t>(l)); });
+}
+
+void Warp::joined(uint32_t lanes) {
+  if (!cta->race) return;
+  uint32_t threads[32], n = 0;
+  for_lanes(lanes, [&](int l) { threads[n++] = first_thread + static_cast<uint32_t>(l); });
+  cta->race->join(threads, n);
+}
+
+void Warp::sync_report(int lane, std::string kind, std::string detail) {
+  if (!launch->sanitizer || !launch->sanitizer->checks.synccheck) return;
+  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  CheckReport r;
+  r.check = "synccheck";
+  r.kind = std::move(kind);
+  r.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), current_pc);
+  r.detail = std::move(detail);
+  launch->sanitizer->report(std::move(r));
 }
 
 Warp::SharedTarget Warp::shared_target(uint64_t address, int lane) {
@@ -71,7 +143,7 @@ void Warp::find_global(uint64_t address) {
 }
 
 Warp::Span Warp::span(Space space, uint32_t mask, const uint64_t (&addr)[32], uint32_t size) {
-  if (!power_of_two(size) || !mask) return {};
+  if (checked || !power_of_two(size) || !mask) return {};
   // The region the first lane's address falls in: shared memory (directly or through the generic
   // window, §6.4.1.1) or a device allocation, for a generic address one wholly below the windows.
   const uint64_t first = addr[std::countr_zero(mask)];

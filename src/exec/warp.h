@@ -12,6 +12,7 @@
 
 #include "program/program.h"
 #include "mem/memory.h"
+#include "sanitize/race.h"
 
 namespace ptxvm::exec {
 
@@ -104,6 +105,9 @@ public:
   uint64_t param_size = 0;
   // Scheduler fairness window (engine.cpp): lanes that ran lately, lanes owed a turn.
   uint32_t recent = 0, favored = 0, streak = 0;
+  // The launch runs checks (Launch::sanitizer): every access takes access_checked, which shows it
+  // to them.
+  bool checked = false;
 
   // ---- waiting on a unit (exec/unit.h) ----
   // Parks `lanes` at the op being executed, until the unit whose condition they wait on (a
@@ -263,7 +267,7 @@ public:
     // The common cases inline: an aligned access inside the device allocation touched last (at
     // a global address, or a generic one below the windows, §6.4.1.1) or inside the CTA's
     // shared memory or kernel parameters. Anything else, faults included, takes the full path.
-    if (power_of_two(size) && !(aligned && (address & (size - 1)))) {
+    if (!checked && power_of_two(size) && !(aligned && (address & (size - 1)))) {
       uint64_t offset = address - last_global.base;
       if ((space == mem::Space::Global || (space == mem::Space::Generic && address < mem::kParamWindow)) &&
           offset < last_global.size && size <= last_global.size - offset)
@@ -304,6 +308,17 @@ public:
   };
   SharedTarget shared_target(uint64_t address, int lane);
 
+  // ---- synchronisation as racecheck follows it (src/sanitize/race.h); nothing unless it runs ----
+  // The lanes pass on what they did to the object `key` (sanitize::sync_key), or receive what
+  // was passed on to it, or meet one another (a .sync instruction of the warp).
+  void released(uint32_t lanes, uint64_t key);
+  void acquired(uint32_t lanes, uint64_t key);
+  void joined(uint32_t lanes);
+  // After each instruction: racecheck settles its writes (sanitize::RaceShadow::settle).
+  void settle();
+  // A synccheck finding at lane `lane`'s instruction, when synccheck runs.
+  void sync_report(int lane, std::string kind, std::string detail);
+
   uint64_t special(const program::Arg& a, int lane) const;
   // special() for all 32 lanes.
   void specials(const program::Arg& a, uint64_t (&v)[32]) const;
@@ -312,6 +327,10 @@ public:
 
 private:
   uint8_t* access_checked(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned);
+  // Shows an access that succeeded to racecheck (access_checked, when the launch runs checks);
+  // `bytes`: the memory accessed.
+  void observe(mem::Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
+  void race_report(const sanitize::RaceShadow::Hazard& h);
   // Makes the allocation holding `address` last_global (data null when none holds it).
   void find_global(uint64_t address);
   uint64_t value_of(const program::Arg& a, int lane);

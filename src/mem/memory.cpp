@@ -74,7 +74,42 @@ bool GlobalMemory::map_at_host_address(uint8_t* host, size_t bytes) {
 
 void GlobalMemory::free(uint64_t address) {
   std::lock_guard lock(mutex_);
-  if (!allocations_.erase(address)) throw std::invalid_argument("free of an unknown device address");
+  auto it = allocations_.find(address);
+  if (it == allocations_.end()) throw std::invalid_argument("free of an unknown device address");
+  constexpr size_t kFreedKept = 1 << 16;  // enough to name the allocation of a use after free
+  if (freed_.size() == kFreedKept) freed_.erase(freed_.begin());
+  if (it->second.owned) freed_[address] = it->second.size;  // adopted ranges may be adopted again
+  allocations_.erase(it);
+}
+
+namespace {
+std::string hex(uint64_t v) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+}  // namespace
+
+std::string GlobalMemory::describe(uint64_t address, uint32_t size) const {
+  std::lock_guard lock(mutex_);
+  auto named = [](uint64_t base, uint64_t bytes) {
+    return "the " + std::to_string(bytes) + "-byte allocation at " + hex(base);
+  };
+  auto freed = freed_.upper_bound(address);
+  if (freed != freed_.begin() && address - std::prev(freed)->first < std::prev(freed)->second)
+    return "inside " + named(std::prev(freed)->first, std::prev(freed)->second) + ", which was freed (use after free)";
+  auto after = allocations_.upper_bound(address);
+  if (after != allocations_.begin()) {
+    auto at = std::prev(after);
+    const uint64_t end = at->first + at->second.size;
+    if (address < end)
+      return "its last " + std::to_string(address + size - end) + " bytes lie past the end of " +
+             named(at->first, at->second.size);
+    if (address - end < 4096) return std::to_string(address - end) + " bytes past the end of " + named(at->first, at->second.size);
+  }
+  if (after != allocations_.end() && after->first - address < 4096)
+    return std::to_string(after->first - address) + " bytes before " + named(after->first, after->second.size);
+  return "no allocation holds it";
 }
 
 GlobalMemory::Range GlobalMemory::lookup(uint64_t address) {

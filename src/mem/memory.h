@@ -89,6 +89,9 @@ public:
   };
   Range lookup(uint64_t address);
   size_t allocation_count() const;
+  // Where [address, address + size) lies, for a fault report: past the end or before the start
+  // of the nearest allocation, in one freed earlier, or nowhere near one.
+  std::string describe(uint64_t address, uint32_t size) const;
 
 private:
   struct Allocation {
@@ -103,6 +106,7 @@ private:
   bool map_at_host_address(uint8_t* host, size_t bytes);
   mutable std::mutex mutex_;
   std::map<uint64_t, Allocation> allocations_;  // by base address
+  std::map<uint64_t, uint64_t> freed_;          // base -> size of freed allocations (never reused)
   uint64_t next_ = kGlobalBase;
 };
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -187,11 +188,33 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
     l.envreg[2] = static_cast<uint32_t>(workspace);
   }
   l.output = &r.output;
+  // The checks: the launch's, else those PTXVM_CHECK names (for programs that cannot ask: the
+  // driver, Triton), whose reports then go to stderr as well.
+  Checks checks = config.checks;
+  const char* env = std::getenv("PTXVM_CHECK");
+  const bool from_env = !checks.any() && env && *env;
+  if (from_env) {
+    std::string why;
+    const std::optional<Checks> named = Checks::parse(env, &why);
+    if (!named) {
+      r.error = "PTXVM_CHECK: " + why;
+      return r;
+    }
+    checks = *named;
+  }
+  std::optional<sanitize::Session> sanitizer;
+  if (checks.any()) {
+    const uint32_t block[3] = {l.block.x, l.block.y, l.block.z};
+    l.sanitizer = &sanitizer.emplace(checks, impl_->program, *f, block);
+  }
   std::optional<ProgressLine> progress;
   if (config.progress) progress.emplace(f->name, ctas, l);
   auto fault = exec::run(l);
   progress.reset();
   if (workspace) impl_->device->global.free(workspace);
+  if (sanitizer) r.reports = sanitizer->reports();
+  if (from_env)
+    for (const CheckReport& c : r.reports) std::fputs(c.render(impl_->program.source_name).c_str(), stderr);
   if (fault) {
     r.error = fault->render(impl_->program.source_name);
     r.guest_fault = !fault->interrupted;

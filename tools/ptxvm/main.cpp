@@ -19,9 +19,11 @@ constexpr const char* kUsage =
     "commands:\n"
     "  check FILE.ptx...   parse and check PTX; exit 0 if every file is valid, 1 otherwise\n"
     "  run LAUNCH.json|- [--out DIR] [--timeout SECONDS] [--max-input-mb N]\n"
+    "      [--check=memcheck,racecheck,synccheck|all] [--check-report=FILE.json]\n"
     "                      run one kernel launch described by a manifest\n"
-    "                      (docs/LaunchManifest.md); exit 0 ok, 1 invalid input, 2 guest fault\n"
-    "                      or timeout, 130/143 interrupted\n"
+    "                      (docs/LaunchManifest.md), with the sanitizer's checks\n"
+    "                      (docs/Sanitizer.md); exit 0 ok, 1 invalid input, 2 guest fault,\n"
+    "                      timeout or a check's report, 130/143 interrupted\n"
     "  print FILE.ptx      print the canonical form of a valid module on stdout\n"
     "  opcodes FILE.ptx... count the instructions of valid modules per opcode\n"
     "  help                this text\n";

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "check_report.h"
 #include "input_file.h"
 #include "interrupt.h"
 #include "manifest.h"
@@ -21,13 +22,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage = "usage: ptxvm run LAUNCH.json|- [--out DIR] [--timeout SECONDS] [--max-input-mb N]\n";
+constexpr const char* kUsage =
+    "usage: ptxvm run LAUNCH.json|- [--out DIR] [--timeout SECONDS] [--max-input-mb N]\n"
+    "                 [--check=memcheck,racecheck,synccheck|all] [--check-report=FILE.json]\n";
 
 struct Options {
   std::string manifest;
   fs::path out;
   double timeout_s = 0;  // 0: the manifest's
   uint64_t max_input = kDefaultMaxInputBytes;
+  Checks checks;
+  std::string check_report;  // a JSON file for the checks' reports
 };
 
 // A problem with the launch request: exit status 1.
@@ -168,9 +173,18 @@ int run(const Options& o) {
   InterruptScope interrupt;  // from here to the renames, a signal stops the launch cleanly
   m.config.cancel = interrupt.flag();
   m.config.progress = isatty(STDERR_FILENO) != 0;  // CTAs done / total while a long launch runs
+  m.config.checks = o.checks;
   LaunchResult r = module->launch(m.kernel, m.config, args);
   std::fputs(r.output.c_str(), stdout);
   std::fflush(stdout);
+  if (o.checks.any()) {
+    for (const CheckReport& c : r.reports) std::fputs(c.render(ptx_path).c_str(), stderr);
+    uint64_t total = 0;
+    for (const CheckReport& c : r.reports) total += c.count;
+    std::fprintf(stderr, "========= ERROR SUMMARY: %llu error%s\n", static_cast<unsigned long long>(total),
+                 total == 1 ? "" : "s");
+    if (!o.check_report.empty()) write_check_report(o.check_report, ptx_path, r.reports);
+  }
   if (!r.ok && !r.interrupted) {
     std::fputs(r.error.c_str(), stderr);
     if (!r.error.empty() && r.error.back() != '\n') std::fputc('\n', stderr);
@@ -188,17 +202,24 @@ int run(const Options& o) {
     return 128 + sig;
   }
   staged.commit();
-  return 0;
+  return r.reports.empty() ? 0 : 2;
 }
 
-// Options after the manifest; false (with a message) on a malformed one.
+// Options after the manifest, as `--flag value` or `--flag=value`; false (with a message) on a
+// malformed one.
 bool parse_options(int argc, char** argv, Options& o) {
   if (argc < 1) return false;
   o.manifest = argv[0];
-  for (int i = 1; i < argc; i += 2) {
-    std::string flag = argv[i];
-    if (i + 1 >= argc) return false;
-    std::string value = argv[i + 1];
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i], value;
+    if (const size_t eq = flag.find('='); eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag.resize(eq);
+    } else if (i + 1 < argc) {
+      value = argv[++i];
+    } else {
+      return false;
+    }
     char* end = nullptr;
     if (flag == "--out") {
       o.out = value;
@@ -216,10 +237,24 @@ bool parse_options(int argc, char** argv, Options& o) {
         return false;
       }
       o.max_input = mb << 20;
+    } else if (flag == "--check") {
+      std::string error;
+      const std::optional<Checks> c = Checks::parse(value, &error);
+      if (!c) {
+        std::fprintf(stderr, "ptxvm run: --check: %s\n", error.c_str());
+        return false;
+      }
+      o.checks = *c;
+    } else if (flag == "--check-report") {
+      o.check_report = value;
     } else {
       std::fprintf(stderr, "ptxvm run: unknown option '%s'\n", flag.c_str());
       return false;
     }
+  }
+  if (!o.check_report.empty() && !o.checks.any()) {
+    std::fputs("ptxvm run: --check-report needs --check\n", stderr);
+    return false;
   }
   return true;
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <string>
+#include <vector>
 
 #include "exec/engine.h"
 #include "exec/rendezvous.h"
@@ -30,6 +31,11 @@ struct Barrier {
   uint32_t expected = 0;   // 0: every thread of the CTA that has not exited
   uint32_t red_count = 0;  // bar.red: arrivals whose predicate is true
   uint32_t red_arrived = 0;
+  // What synccheck compares the arrivals of one use of the barrier with: the lanes of each warp
+  // that arrived, the first arrival's thread count and instruction (bar.red or not).
+  std::vector<uint32_t> arrived;
+  uint32_t first_count = 0, first_pc = 0;
+  bool used = false, first_red = false;
 };
 
 // The barrier unit of one CTA.
@@ -54,6 +60,8 @@ public:
       if (b.red_arrived) deliver(b);
       b.threads.complete(cta_);
       b.expected = b.red_count = b.red_arrived = 0;
+      b.arrived.clear();
+      b.used = false;
       open_ &= ~(1u << id);
     }
   }
@@ -86,6 +94,40 @@ private:
   uint32_t open_ = 0;  // bit id: barrier id has arrivals
 };
 
+// synccheck's rules for the lanes `m` of `w` arriving at barrier `id` (§9.7.13.1): every arrival
+// in one use of a barrier names the same thread count; bar.red is not mixed with bar.sync or
+// bar.arrive; a warp does not arrive again before the barrier completes (bar.arrive then another
+// barrier instruction on it). Divergent warps at .aligned forms are the engine's check.
+void synccheck(Warp& w, const Op& op, uint32_t m, uint32_t id, uint32_t counted, Barrier& b) {
+  const int lane = std::countr_zero(m);
+  const std::string name = "barrier " + std::to_string(id);
+  const uint32_t count = counted ? counted : w.cta->threads;
+  const bool red = op.aux & kReduce;
+  if (!b.used) {
+    b.used = true;
+    b.first_count = count;
+    b.first_pc = w.current_pc;
+    b.first_red = red;
+  } else if (count != b.first_count) {
+    w.sync_report(lane, "barrier thread-count mismatch",
+                  name + " is used with " + std::to_string(count) + " threads here and " +
+                      std::to_string(b.first_count) + " threads at line " +
+                      std::to_string(w.program->ops[b.first_pc].line) +
+                      " before it completed; every arrival names the same count (PTX §9.7.13.1)");
+  } else if (red != b.first_red) {
+    w.sync_report(lane, "bar.red mixed with bar.sync or bar.arrive",
+                  name + " is used by bar.red and by another barrier instruction (line " +
+                      std::to_string(w.program->ops[b.first_pc].line) +
+                      ") at once: the result is unpredictable (PTX §9.7.13.1)");
+  }
+  if (b.arrived.size() < w.cta->warps.size()) b.arrived.resize(w.cta->warps.size(), 0);
+  if (const uint32_t again = b.arrived[w.index] & m)
+    w.sync_report(std::countr_zero(again), "barrier arrival before the barrier completed",
+                  "these threads already arrived at " + name +
+                      " (bar.arrive) and arrive again before it completed (undefined, PTX §9.7.13.1)");
+  b.arrived[w.index] |= m;
+}
+
 // bar{.cta}.sync / barrier{.cta}.sync a{, b}, bar.arrive a, b, bar.red d, a{, b}, {!}c: the
 // executing threads arrive at barrier `a`; all but arrive then wait until `b` threads (all
 // non-exited threads of the CTA when absent) have arrived.
@@ -98,7 +140,10 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
   Barriers& unit = w.cta->unit<Barriers>();
   Barrier& b = unit.arriving(id);
   const size_t count_arg = first + 1;
-  if (op.args.size() > count_arg + (reduce ? 1 : 0)) b.expected = w.get<uint32_t>(op.args[count_arg], lane);
+  const bool counted = op.args.size() > count_arg + (reduce ? 1 : 0);
+  const uint32_t count = counted ? w.get<uint32_t>(op.args[count_arg], lane) : 0;
+  if (w.launch->sanitizer && w.launch->sanitizer->checks.synccheck) synccheck(w, op, m, id, count, b);
+  if (counted) b.expected = count;
   if (reduce) {
     const program::Arg& p = op.args.back();
     for_lanes(m, [&](int l) { b.red_count += w.pred(p, l) ? 1 : 0; });

@@ -42,6 +42,7 @@ public:
                                                              "current phase (undefined, PTX §9.7.13.3)");
     arrived_[i] |= lanes;
     count_ += static_cast<uint32_t>(std::popcount(lanes));
+    w.released(lanes, kKey);
     release();
   }
 
@@ -52,6 +53,7 @@ public:
     if (never)
       w.undefined(std::countr_zero(never), "'" + op.text + "' without a barrier.cluster.arrive before it: the thread "
                                                            "would wait for itself (undefined, PTX §9.7.13.3)");
+    w.acquired(lanes & completed_[i], kKey);
     completed_[i] &= ~lanes;
     const uint32_t park = lanes & arrived_[i];
     waiting_[i] |= park;
@@ -67,6 +69,9 @@ public:
 
 private:
   size_t slot(const Warp& w) const { return first_warp_[w.cta->rank] + w.index; }
+  // racecheck's name for the barrier, in each CTA (it follows one CTA's threads): what a thread
+  // did before arriving, the threads whose wait returns see after.
+  static inline const uint64_t kKey = sanitize::sync_key(sanitize::SyncKind::ClusterBarrier, 0);
 
   void release() {
     uint32_t live = 0;
@@ -78,7 +83,10 @@ private:
         const size_t i = first_warp_[r] + k;
         completed_[i] |= arrived_[i] & ~waiting_[i];  // arrived, not yet waiting: their wait returns at once
         arrived_[i] = 0;
-        if (waiting_[i]) cta.warps[k].wake(waiting_[i]);
+        if (waiting_[i]) {
+          cta.warps[k].acquired(waiting_[i], kKey);
+          cta.warps[k].wake(waiting_[i]);
+        }
         waiting_[i] = 0;
       }
     }

@@ -74,6 +74,10 @@ Object object(Warp& w, const Op& op, const Arg& a, int l) {
   return {t.cta, static_cast<uint32_t>(t.offset), bytes};
 }
 
+// racecheck's name for the object (exec::Warp::released): what threads did before an arrive-on,
+// a thread whose wait sees the phase complete sees after.
+uint64_t racecheck_key(const Object& o) { return sanitize::sync_key(sanitize::SyncKind::Mbarrier, o.offset); }
+
 // A transaction pending on a barrier (mbarrier::expect_completion).
 struct Transaction {
   uint32_t barrier;
@@ -128,6 +132,7 @@ void maybe_complete(State& s) {
 void arrive_on(Warp& w, const Op& op, int l, const Object& o, State& s, int64_t count) {
   check_range(w, op, l, o, s.pending - count, 0, "pending arrival count");
   s.pending -= count;
+  if (o.cta == w.cta) w.released(1u << l, racecheck_key(o));
   if ((op.aux & kNoComplete) && s.pending == 0 && s.tx == 0)
     w.undefined(l, "'" + op.text + "' completes the phase, which .noComplete forbids (undefined, PTX §9.7.13.15.13)");
   maybe_complete(s);
@@ -264,6 +269,7 @@ void test_wait(Warp& w, const Op& op, uint32_t m) {
       complete = phase != s.phase;
     }
     w.set_pred(op.args[0], l, complete);
+    if (complete && o.cta == w.cta) w.acquired(1u << l, racecheck_key(o));
   });
 }
 

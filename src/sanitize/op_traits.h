@@ -1,0 +1,27 @@
+// What the sanitizer needs to know of each instruction, decided once per launch from its ISA row
+// and qualifiers: how it touches memory and how it synchronises threads.
+#pragma once
+
+#include <cstdint>
+
+#include "program/program.h"
+
+namespace ptxvm::sanitize {
+
+// A memory access as racecheck sees it. Strong accesses (§8.4: .volatile, .relaxed, .acquire,
+// .release, atomics) do not race with each other, and each is taken to release and acquire the
+// location it touches, so that flags and locks order the accesses around them. None: the
+// instruction's accesses are not a thread's (the asynchronous units' copies, mbarrier objects)
+// or are its own (local memory, parameters).
+enum class Access : uint8_t { None, Read, Write, StrongRead, StrongWrite, Atomic };
+
+struct OpTraits {
+  Access access = Access::None;
+  bool warp_sync = false;    // a .sync instruction of the warp: its lanes meet there (§9.7.13.2)
+  bool aligned = false;      // .aligned (bar.sync implies it): the whole warp executes it together
+  bool cta_barrier = false;  // bar / barrier (§9.7.13.1), whose .aligned form the whole CTA shares
+};
+
+OpTraits traits_of(const program::Op& op);
+
+}  // namespace ptxvm::sanitize

@@ -1,0 +1,95 @@
+#include "sanitize/race.h"
+
+#include <algorithm>
+
+namespace ptxvm::sanitize {
+
+RaceShadow::RaceShadow(uint32_t threads, uint64_t shared_bytes)
+    : threads_(threads), clocks_(size_t{threads} * threads, 0), cells_(shared_bytes) {
+  for (uint32_t t = 0; t < threads; ++t) clock_of(t)[t] = 1;
+}
+
+std::optional<RaceShadow::Hazard> RaceShadow::access(uint32_t thread, uint32_t pc, uint64_t offset, uint32_t size,
+                                                     Access a, const uint8_t* bytes) {
+  if (a == Access::None || offset >= cells_.size()) return std::nullopt;
+  size = static_cast<uint32_t>(std::min<uint64_t>(size, cells_.size() - offset));
+  const bool strong = a == Access::StrongRead || a == Access::StrongWrite || a == Access::Atomic;
+  const bool writes = a == Access::Write || a == Access::StrongWrite || a == Access::Atomic;
+  const Stamp now{clock_of(thread)[thread], static_cast<uint16_t>(thread), strong, true, pc};
+  std::optional<Hazard> found;
+  auto hazard = [&](const char* kind, const Stamp& s, uint64_t b) {
+    found = Hazard{kind, thread, pc, size, s.thread, s.pc, b};
+  };
+  for (uint64_t b = offset; b < offset + size; ++b) {
+    Cell& c = cells_[b];
+    if (!found) {
+      if (!ordered(c.write, thread, strong) && (writes || c.write.changed))
+        hazard(writes ? "write-after-write" : "read-after-write", c.write, b);
+      else if (writes && !ordered(c.read, thread, strong))
+        hazard("write-after-read", c.read, b);
+    }
+    if (writes) {
+      c.write = now;
+      c.read = {};
+    } else if (ordered(c.read, thread, false)) {
+      // The earlier read is ordered before this one, which stands for both from now on; an
+      // unordered one stays, as the witness a later write would race with.
+      c.read = now;
+    }
+  }
+  if (!writes) return found;
+  // Settled in pieces of up to 16 bytes (the widest access); a wider one (st.bulk) counts as
+  // changing its bytes.
+  Pending p{offset, size, thread, now.clock, {}, found};
+  std::copy_n(bytes, std::min<uint32_t>(size, 16), p.before);
+  pending_.push_back(p);
+  return std::nullopt;
+}
+
+std::vector<RaceShadow::Hazard> RaceShadow::settle(const uint8_t* shared) {
+  std::vector<Hazard> found;
+  for (const Pending& p : pending_) {
+    const bool changed = p.size > 16 || !std::equal(p.before, p.before + p.size, shared + p.offset);
+    if (changed) {
+      if (p.hazard) found.push_back(*p.hazard);
+      continue;
+    }
+    for (uint64_t b = p.offset; b < p.offset + p.size; ++b)  // unless a later write took the byte
+      if (Stamp& w = cells_[b].write; w.thread == p.thread && w.clock == p.clock) w.changed = false;
+  }
+  pending_.clear();
+  return found;
+}
+
+void RaceShadow::release(uint64_t key, uint32_t thread) {
+  std::vector<uint32_t>& o = objects_[key];
+  if (o.empty()) o.assign(threads_, 0);
+  uint32_t* mine = clock_of(thread);
+  for (uint32_t t = 0; t < threads_; ++t) o[t] = std::max(o[t], mine[t]);
+  ++mine[thread];  // what the thread does next is not part of this release
+}
+
+void RaceShadow::acquire(uint64_t key, uint32_t thread) {
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return;
+  uint32_t* mine = clock_of(thread);
+  for (uint32_t t = 0; t < threads_; ++t) mine[t] = std::max(mine[t], it->second[t]);
+}
+
+void RaceShadow::forget(uint64_t key) { objects_.erase(key); }
+
+void RaceShadow::join(const uint32_t* threads, uint32_t count) {
+  if (count < 2) return;
+  std::vector<uint32_t> all(clock_of(threads[0]), clock_of(threads[0]) + threads_);
+  for (uint32_t i = 1; i < count; ++i) {
+    const uint32_t* c = clock_of(threads[i]);
+    for (uint32_t t = 0; t < threads_; ++t) all[t] = std::max(all[t], c[t]);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t* c = clock_of(threads[i]);
+    std::copy(all.begin(), all.end(), c);
+    ++c[threads[i]];
+  }
+}
+
+}  // namespace ptxvm::sanitize

@@ -1,0 +1,82 @@
+// racecheck's state for one CTA: a vector clock per thread and a shadow record per byte of shared
+// memory (the FastTrack scheme: Flanagan and Freund, PLDI 2009). An access races with an earlier
+// one of another thread when no synchronisation orders them: a CTA barrier, an mbarrier phase, a
+// warp's .sync instruction, or a strong access to one location (a flag, a lock) between them.
+// Synchronisation objects are named by a key (sync_key); releasing one passes on everything the
+// thread has done so far, acquiring it receives what every release passed on. A hazard whose write
+// leaves the bytes as they were (every lane of a warp storing the same value, a common reduction
+// idiom) cannot change what any thread sees and is not reported: a write is settled after its
+// instruction, by comparing the bytes with those before it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "sanitize/op_traits.h"
+
+namespace ptxvm::sanitize {
+
+enum class SyncKind : uint8_t { Rendezvous = 1, Mbarrier, Location, ClusterBarrier };
+// The key of a synchronisation object: its kind, and an address or identity below 2^56.
+inline uint64_t sync_key(SyncKind kind, uint64_t value) {
+  return uint64_t{static_cast<uint8_t>(kind)} << 56 | (value & ((uint64_t{1} << 56) - 1));
+}
+
+class RaceShadow {
+public:
+  RaceShadow(uint32_t threads, uint64_t shared_bytes);
+
+  // An access and the earlier one it races with.
+  struct Hazard {
+    const char* kind;  // "read-after-write", "write-after-read", "write-after-write"
+    uint32_t thread, pc, size;
+    uint32_t other_thread, other_pc;
+    uint64_t offset;   // the first byte both touch
+  };
+  // Thread `thread` at `pc` touches [offset, offset + size) of shared memory, whose bytes are
+  // `bytes` (before a write): a read's hazard at once; a write's wait for settle().
+  std::optional<Hazard> access(uint32_t thread, uint32_t pc, uint64_t offset, uint32_t size, Access a,
+                               const uint8_t* bytes);
+  // After the instruction: the hazards of its writes that changed the bytes (`shared`: the
+  // shared memory now).
+  std::vector<Hazard> settle(const uint8_t* shared);
+
+  void release(uint64_t key, uint32_t thread);
+  void acquire(uint64_t key, uint32_t thread);
+  void forget(uint64_t key);  // the object starts over (a barrier's next generation)
+  // The threads meet (a warp's .sync instruction): each is ordered after everything all did.
+  void join(const uint32_t* threads, uint32_t count);
+
+private:
+  struct Stamp {  // one access: the thread's clock at it (0: none), the thread, the instruction
+    uint32_t clock = 0;
+    uint16_t thread = 0;
+    bool strong = false;
+    bool changed = true;  // a write: it changed the bytes (settled after its instruction)
+    uint32_t pc = 0;
+  };
+  struct Pending {  // a write to settle: its bytes before, and its hazards
+    uint64_t offset;
+    uint32_t size, thread, clock;
+    uint8_t before[16];
+    std::optional<Hazard> hazard;
+  };
+  struct Cell {
+    Stamp write, read;
+  };
+  uint32_t* clock_of(uint32_t thread) { return &clocks_[size_t{thread} * threads_]; }
+  // Whether `s` happened before everything `thread` does now.
+  bool ordered(const Stamp& s, uint32_t thread, bool strong) {
+    return !s.clock || s.thread == thread || (strong && s.strong) || s.clock <= clock_of(thread)[s.thread];
+  }
+
+  uint32_t threads_;
+  std::vector<uint32_t> clocks_;  // [thread][thread]: what each thread has seen of each
+  std::vector<Cell> cells_;       // per byte of shared memory
+  std::unordered_map<uint64_t, std::vector<uint32_t>> objects_;  // released clocks, by key
+  std::vector<Pending> pending_;
+};
+
+}  // namespace ptxvm::sanitize

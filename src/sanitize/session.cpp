@@ -1,0 +1,46 @@
+#include "sanitize/session.h"
+
+namespace ptxvm::sanitize {
+
+Session::Session(const Checks& enabled, const program::Program& program, const program::Function& kernel,
+                 const uint32_t (&block)[3])
+    : checks(enabled), program_(program), kernel_(kernel.name), block_{block[0], block[1], block[2]} {
+  traits_.reserve(program.ops.size());
+  for (const program::Op& op : program.ops) traits_.push_back(traits_of(op));
+}
+
+CheckSite Session::site(const uint32_t (&cta)[3], uint32_t thread, uint32_t pc) const {
+  CheckSite s;
+  for (int i = 0; i < 3; ++i) s.cta[i] = cta[i];
+  s.thread[0] = thread % block_[0];
+  s.thread[1] = thread / block_[0] % block_[1];
+  s.thread[2] = thread / (block_[0] * block_[1]);
+  s.warp = thread / 32;
+  s.lane = thread % 32;
+  s.pc = pc;
+  if (pc < program_.ops.size()) {
+    s.line = program_.ops[pc].line;
+    s.instruction = program_.ops[pc].text;
+  }
+  return s;
+}
+
+void Session::report(CheckReport r) {
+  r.kernel = kernel_;
+  std::lock_guard lock(mutex_);
+  auto key = std::make_tuple(r.check, r.kind, r.site.pc, r.other ? r.other->pc : UINT32_MAX);
+  if (auto it = index_.find(key); it != index_.end()) {
+    ++reports_[it->second].count;
+    return;
+  }
+  if (reports_.size() >= kMostReports) return;
+  index_.emplace(key, reports_.size());
+  reports_.push_back(std::move(r));
+}
+
+std::vector<CheckReport> Session::reports() const {
+  std::lock_guard lock(mutex_);
+  return reports_;
+}
+
+}  // namespace ptxvm::sanitize

@@ -1,0 +1,43 @@
+// The sanitizer's state for one launch (docs/Sanitizer.md): the checks asked for, what each
+// instruction does as the checks see it, and the reports, folded and collected from every host
+// thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ptxvm/check.h"
+#include "sanitize/op_traits.h"
+
+namespace ptxvm::sanitize {
+
+class Session {
+public:
+  Session(const Checks& enabled, const program::Program& program, const program::Function& kernel,
+          const uint32_t (&block)[3]);
+
+  const Checks checks;
+  const OpTraits& traits(uint32_t pc) const { return traits_[pc]; }
+  // Where thread `thread` (its linear index in the CTA) of CTA `cta` stands at `pc`.
+  CheckSite site(const uint32_t (&cta)[3], uint32_t thread, uint32_t pc) const;
+  // Adds a report, or counts it in an earlier one of the same kind at the same instructions.
+  void report(CheckReport r);
+  std::vector<CheckReport> reports() const;
+
+  static constexpr size_t kMostReports = 1000;  // distinct reports kept; the rest are counted
+
+private:
+  const program::Program& program_;
+  const std::string kernel_;
+  uint32_t block_[3];
+  std::vector<OpTraits> traits_;
+  mutable std::mutex mutex_;
+  std::vector<CheckReport> reports_;
+  std::map<std::tuple<std::string, std::string, uint32_t, uint32_t>, size_t> index_;  // check, kind, pc, other pc
+};
+
+}  // namespace ptxvm::sanitize
