@@ -27,6 +27,8 @@ struct CheckSite {
   uint32_t warp = 0, lane = 0;
   uint32_t pc = 0, line = 0;
   std::string instruction;          // the PTX instruction, canonical
+  std::string source_file;          // the .loc line of the program's source (CUDA C++), when the
+  uint32_t source_line = 0;         // module has .loc directives (nvcc -lineinfo, -G)
 };
 
 // One finding. Reports of the same kind at the same instructions fold into one (`count`).

@@ -111,7 +111,14 @@ private:
       advance(w, group, pc + 1);
       w.current_pc = pc;
       w.group = group;
-      if constexpr (kChecked) checked(w, pc, group, exec);
+      if constexpr (kChecked) {
+        if (!checked(w, pc, group, exec)) {  // it waits for the rest of its warp
+          advance(w, group, pc);
+          w.sync_waiting |= group;
+          last_runnable = 0;
+          continue;
+        }
+      }
       if (exec) op.fn(w, op, exec);
       if constexpr (kChecked) w.settle();
       // The group stays together at a known PC after an op that moved no PCs (it did not jump,
@@ -145,7 +152,13 @@ private:
       advance(w, group, pc + 1);
       w.current_pc = pc;
       ++n;
-      if constexpr (kChecked) checked(w, pc, group, exec);
+      if constexpr (kChecked) {
+        if (!checked(w, pc, group, exec)) {  // the rest of the warp is parked or waiting: cannot
+          advance(w, group, pc);             // happen while it runs converged, but stay correct
+          w.sync_waiting |= group;
+          break;
+        }
+      }
       if (exec) op.fn(w, op, exec);
       if constexpr (kChecked) w.settle();
       // Lanes parked, exited or released, or PCs set lane by lane: the general path goes on.
@@ -160,17 +173,22 @@ private:
   }
 
   // What the checks see of the op at `pc` before `group` runs it (`exec`: the lanes whose guard
-  // holds). synccheck: an .aligned instruction is executed by the whole warp together (§9.7.13.1,
-  // §9.7.14.3); racecheck: the lanes of a .sync instruction of the warp meet there.
-  void checked(Warp& w, uint32_t pc, uint32_t group, uint32_t exec) {
+  // holds); false: the group waits instead. synccheck: an .aligned instruction is executed by the
+  // whole warp together (§9.7.13.1, §9.7.14.3). A GPU reconverges a warp before one (ptxas places
+  // a convergence barrier), so the group first waits for the warp's other lanes that can still
+  // move, as lanes parked at a .sync operation do; only what remains divergent once they cannot
+  // is reported. racecheck: the lanes of a .sync instruction of the warp meet there.
+  bool checked(Warp& w, uint32_t pc, uint32_t group, uint32_t exec) {
     const sanitize::OpTraits& t = launch_.sanitizer->traits(pc);
     const uint32_t live = w.alive & ~w.exited;
-    if (t.aligned && group != live && !w.favored)
+    if (t.aligned && (live & ~group & ~w.parked & ~w.sync_waiting)) return false;
+    if (t.aligned && group != live)
       w.sync_report(std::countr_zero(group), "divergent .aligned instruction",
                     "lanes " + lane_list(group) + " of the warp execute it while lanes " + lane_list(live & ~group) +
                         " are elsewhere; every thread of the warp must execute an .aligned instruction together "
                         "(undefined otherwise, PTX §9.7.13.1)");
     if (t.warp_sync && exec) w.joined(exec);
+    return true;
   }
 
   // "0-15, 20": the lanes of `mask`.
@@ -528,8 +546,19 @@ std::optional<FaultReport> run(Launch& launch) {
     }
     r.kind = f.kind;
     const bool memory = f.kind == mem::GuestFault::Kind::OutOfBounds || f.kind == mem::GuestFault::Kind::Misaligned;
+    const uint32_t id[3] = {cta.id.x, cta.id.y, cta.id.z};
+    if (w && f.kind == mem::GuestFault::Kind::Invalid && launch.sanitizer && launch.sanitizer->checks.synccheck &&
+        (launch.sanitizer->traits(r.pc).warp_sync || launch.sanitizer->traits(r.pc).cta_barrier)) {
+      // Undefined behaviour at a synchronisation instruction (a lane outside its membermask, a
+      // barrier id out of range) stops the launch, as without checks, and is synccheck's finding.
+      CheckReport c;
+      c.check = "synccheck";
+      c.kind = "invalid synchronisation";
+      c.site = launch.sanitizer->site(id, w->first_thread + r.lane, r.pc);
+      c.detail = f.detail;
+      launch.sanitizer->report(std::move(c));
+    }
     if (w && memory && launch.sanitizer && launch.sanitizer->checks.memcheck) {
-      const uint32_t id[3] = {cta.id.x, cta.id.y, cta.id.z};
       CheckReport c;
       c.check = "memcheck";
       c.kind = f.kind == mem::GuestFault::Kind::OutOfBounds ? "out-of-bounds access" : "misaligned access";

@@ -1,6 +1,8 @@
 #include "lower/lower.h"
 
 #include <algorithm>
+#include <tuple>
+#include <map>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -93,6 +95,8 @@ public:
     declare_functions(m);
     layout_module_variables(m);
     if (diags_.has_errors()) return std::nullopt;
+    for (const TopLevel& t : m.items)
+      if (t.kind == TopLevel::Kind::File) prog_.files[static_cast<uint32_t>(t.file.index)] = t.file.path;
     for (const TopLevel& t : m.items)
       if (t.kind == TopLevel::Kind::Function && t.func->body) function(*t.func);
     for (const PendingInit& p : inits_) initialize(p);
@@ -374,6 +378,8 @@ private:
     uint32_t index = prog_.function_index.at(f.name);
     Function& fn = prog_.functions[index];
     current_ = index;
+    source_file_ = source_line_ = 0;
+    outermost_.clear();
     fn.entry = static_cast<uint32_t>(prog_.ops.size());
     fn.reg_base = next_slot_;
     fn.pred_base = next_pred_;
@@ -421,6 +427,7 @@ private:
     for (const Statement& s : b.body) {
       switch (s.kind) {
       case Statement::Kind::Decl: variable(s.decl, false); break;
+      case Statement::Kind::Loc: loc(s); break;
       case Statement::Kind::Instruction: instruction(s.inst); break;
       case Statement::Kind::Block: block(*s.block); break;
       default: break;
@@ -429,11 +436,28 @@ private:
     scopes_.pop_back();
   }
 
+  // .loc file line column [, function_name f, inlined_at file line column] (§11.5.3): the source
+  // line of the instructions after it. Code inlined from a library header is named by the line of
+  // the program that called it: inlined_at points at the .loc of the call, which may itself be
+  // inlined; the outermost is kept.
+  void loc(const Statement& s) {
+    std::pair<uint32_t, uint32_t> at{static_cast<uint32_t>(s.loc_args[0]), static_cast<uint32_t>(s.loc_args[1])};
+    if (s.inlined_at.size() == 3) {
+      auto call = outermost_.find({s.inlined_at[0], s.inlined_at[1], s.inlined_at[2]});
+      at = call != outermost_.end() ? call->second
+                                    : std::pair{static_cast<uint32_t>(s.inlined_at[0]), static_cast<uint32_t>(s.inlined_at[1])};
+    }
+    outermost_[{s.loc_args[0], s.loc_args[1], s.loc_args[2]}] = at;
+    std::tie(source_file_, source_line_) = at;
+  }
+
   // ---- instructions ----
   void instruction(const ast::Instruction& in) {
     Op op;
     op.function = current_;
     op.line = in.loc.line;
+    op.source_file = source_file_;
+    op.source_line = source_line_;
     op.text = front::print_instruction(in);
     std::vector<isa::Problem> problems;
     std::vector<isa::Bound> bounds = isa::bind_all(in, problems);
@@ -722,6 +746,9 @@ private:
   uint32_t next_slot_ = 0;
   uint32_t next_pred_ = 0;
   uint32_t current_ = 0;
+  uint32_t source_file_ = 0, source_line_ = 0;  // the last .loc of the function being lowered
+  // per .loc location (file, line, column) of the function: the program line it stands for
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, std::pair<uint32_t, uint32_t>> outermost_;
 };
 
 }  // namespace

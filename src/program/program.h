@@ -69,6 +69,7 @@ struct Op {
   uint32_t cross_lane = 0;
   uint32_t function = 0;    // index into Program::functions
   uint32_t line = 0;        // PTX source line
+  uint32_t source_file = 0, source_line = 0;  // the .loc before it (§11.5.3): .file index and line; 0: none
   uint64_t aux = 0;         // handler-specific, set by its selector
   uint64_t aux2 = 0;
   std::string text;         // canonical PTX of the instruction, for reports
@@ -123,6 +124,7 @@ struct Program {
   mem::Buffer constants;     // the module's constant bank, initialised
   std::unordered_map<std::string, Variable> variables;  // module-scope .global and .const, by name
   std::string source_name;
+  std::unordered_map<uint32_t, std::string> files;  // .file index -> path (§11.5.2)
   std::string target;        // the module's `.target` chip, `sm_90a`
   const Function* find(const std::string& name) const {
     auto it = function_index.find(name);

@@ -31,8 +31,11 @@ std::string triple(const uint32_t (&v)[3]) {
 }
 
 std::string where(const CheckSite& s, const std::string& source) {
+  const std::string program =
+      s.source_line ? " [" + s.source_file + ":" + std::to_string(s.source_line) + "]" : std::string();
   return "thread " + triple(s.thread) + " (warp " + std::to_string(s.warp) + ", lane " + std::to_string(s.lane) +
-         ") at " + source + ":" + std::to_string(s.line) + " (pc " + std::to_string(s.pc) + "): " + s.instruction;
+         ") at " + source + ":" + std::to_string(s.line) + program + " (pc " + std::to_string(s.pc) + "): " +
+         s.instruction;
 }
 
 }  // namespace

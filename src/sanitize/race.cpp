@@ -20,8 +20,10 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(uint32_t thread, uint32_t p
   auto hazard = [&](const char* kind, const Stamp& s, uint64_t b) {
     found = Hazard{kind, thread, pc, size, s.thread, s.pc, b};
   };
+  Pending p{offset, size, thread, now.clock, {}, {}, std::nullopt};
   for (uint64_t b = offset; b < offset + size; ++b) {
     Cell& c = cells_[b];
+    if (writes && b - offset < 16) p.replaced[b - offset] = ordered(c.write, thread, strong) ? Stamp{} : c.write;
     if (!found) {
       if (!ordered(c.write, thread, strong) && (writes || c.write.changed))
         hazard(writes ? "write-after-write" : "read-after-write", c.write, b);
@@ -40,7 +42,7 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(uint32_t thread, uint32_t p
   if (!writes) return found;
   // Settled in pieces of up to 16 bytes (the widest access); a wider one (st.bulk) counts as
   // changing its bytes.
-  Pending p{offset, size, thread, now.clock, {}, found};
+  p.hazard = found;
   std::copy_n(bytes, std::min<uint32_t>(size, 16), p.before);
   pending_.push_back(p);
   return std::nullopt;
@@ -54,8 +56,15 @@ std::vector<RaceShadow::Hazard> RaceShadow::settle(const uint8_t* shared) {
       if (p.hazard) found.push_back(*p.hazard);
       continue;
     }
-    for (uint64_t b = p.offset; b < p.offset + p.size; ++b)  // unless a later write took the byte
-      if (Stamp& w = cells_[b].write; w.thread == p.thread && w.clock == p.clock) w.changed = false;
+    // The bytes keep the write they had when it raced with this one (a later read racing with it
+    // may read the bytes before it), else they record this one as changing nothing; unless a
+    // later write took them.
+    for (uint64_t b = p.offset; b < p.offset + p.size; ++b)
+      if (Stamp& w = cells_[b].write; w.thread == p.thread && w.clock == p.clock) {
+        const Stamp& replaced = p.replaced[b - p.offset];
+        if (replaced.clock) w = replaced;
+        else w.changed = false;
+      }
   }
   pending_.clear();
   return found;

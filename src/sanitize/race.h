@@ -57,10 +57,11 @@ private:
     bool changed = true;  // a write: it changed the bytes (settled after its instruction)
     uint32_t pc = 0;
   };
-  struct Pending {  // a write to settle: its bytes before, and its hazards
+  struct Pending {  // a write to settle: its bytes and their last writes before it, its hazard
     uint64_t offset;
     uint32_t size, thread, clock;
     uint8_t before[16];
+    Stamp replaced[16];
     std::optional<Hazard> hazard;
   };
   struct Cell {

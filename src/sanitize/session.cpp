@@ -19,8 +19,14 @@ CheckSite Session::site(const uint32_t (&cta)[3], uint32_t thread, uint32_t pc) 
   s.lane = thread % 32;
   s.pc = pc;
   if (pc < program_.ops.size()) {
-    s.line = program_.ops[pc].line;
-    s.instruction = program_.ops[pc].text;
+    const program::Op& op = program_.ops[pc];
+    s.line = op.line;
+    s.instruction = op.text;
+    if (op.source_line) {
+      auto file = program_.files.find(op.source_file);
+      s.source_file = file != program_.files.end() ? file->second : "file " + std::to_string(op.source_file);
+      s.source_line = op.source_line;
+    }
   }
   return s;
 }

@@ -9,8 +9,10 @@ namespace ptxvm::tool {
 namespace {
 
 nlohmann::json site(const CheckSite& s) {
-  return {{"cta", s.cta},   {"thread", s.thread}, {"warp", s.warp},
-          {"lane", s.lane}, {"pc", s.pc},         {"line", s.line}, {"instruction", s.instruction}};
+  nlohmann::json j = {{"cta", s.cta},   {"thread", s.thread}, {"warp", s.warp},
+                      {"lane", s.lane}, {"pc", s.pc},         {"line", s.line}, {"instruction", s.instruction}};
+  if (s.source_line) j["source"] = {{"file", s.source_file}, {"line", s.source_line}};
+  return j;
 }
 
 }  // namespace
