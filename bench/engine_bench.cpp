@@ -137,19 +137,25 @@ struct Workload {
   ptxvm::LaunchResult launch() { return module->launch(kernel, config, args); }
 };
 
-// Runs the Google Benchmark loop over launches of w (prepared once, then cached by the caller).
-void time_launches(benchmark::State& state, Workload& w) {
+// Every check of the sanitizer (docs/Sanitizer.md).
+ptxvm::Checks all_checks() { return *ptxvm::Checks::parse("all", nullptr); }
+
+// Runs the Google Benchmark loop over launches of w (prepared once, then cached by the caller),
+// with `checks` on (a clean kernel: a report is an error).
+void time_launches(benchmark::State& state, Workload& w, ptxvm::Checks checks = {}) {
   if (!w.why_not.empty()) {
     state.SkipWithError(w.why_not.c_str());
     return;
   }
+  w.config.checks = checks;
   for (auto _ : state) {
     auto r = w.launch();
-    if (!r.ok) {
-      state.SkipWithError(r.error.c_str());
+    if (!r.ok || !r.reports.empty()) {
+      state.SkipWithError(r.ok ? r.reports[0].render(w.kernel).c_str() : r.error.c_str());
       break;
     }
   }
+  w.config.checks = {};
 }
 
 // The first launch's result checked against the native one; any difference keeps the timing out.
@@ -249,7 +255,7 @@ void BM_AluIndependent(benchmark::State& state) {
 constexpr uint32_t kSaxpyN = 1 << 20;
 constexpr float kSaxpyA = 2.0f;
 
-void BM_SaxpyEmulated(benchmark::State& state) {
+Workload& saxpy_workload() {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "saxpy.ptx", "saxpy");
@@ -265,9 +271,15 @@ void BM_SaxpyEmulated(benchmark::State& state) {
       return mismatches(download<float>(w.dev, dy, kSaxpyN), y, 1e-6);
     });
   }
-  time_launches(state, *slot);
+  return *slot;
+}
+
+void BM_SaxpyEmulated(benchmark::State& state) {
+  time_launches(state, saxpy_workload());
   state.SetBytesProcessed(int64_t(state.iterations()) * kSaxpyN * 12);
 }
+
+void BM_SaxpyChecked(benchmark::State& state) { time_launches(state, saxpy_workload(), all_checks()); }
 
 void BM_SaxpyNative(benchmark::State& state) {
   auto x = random_floats(kSaxpyN, 1), y = random_floats(kSaxpyN, 2);
@@ -282,7 +294,7 @@ void BM_SaxpyNative(benchmark::State& state) {
 
 constexpr uint32_t kDim = 1024;
 
-void BM_TransposeEmulated(benchmark::State& state) {
+Workload& transpose_workload() {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "transpose.ptx", "transpose");
@@ -298,9 +310,15 @@ void BM_TransposeEmulated(benchmark::State& state) {
       return mismatches(download<float>(w.dev, dout, kDim * kDim), want);
     });
   }
-  time_launches(state, *slot);
+  return *slot;
+}
+
+void BM_TransposeEmulated(benchmark::State& state) {
+  time_launches(state, transpose_workload());
   state.SetBytesProcessed(int64_t(state.iterations()) * kDim * kDim * 8);
 }
+
+void BM_TransposeChecked(benchmark::State& state) { time_launches(state, transpose_workload(), all_checks()); }
 
 void BM_TransposeNative(benchmark::State& state) {
   auto in = random_floats(kDim * kDim, 3);
@@ -316,7 +334,7 @@ void BM_TransposeNative(benchmark::State& state) {
 
 constexpr uint32_t kDivergentN = 1 << 18;
 
-void BM_DivergentEmulated(benchmark::State& state) {
+Workload& divergent_workload() {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "divergent.ptx", "divergent");
@@ -332,8 +350,14 @@ void BM_DivergentEmulated(benchmark::State& state) {
       return mismatches(download<uint32_t>(w.dev, dout, kDivergentN), want);
     });
   }
-  time_launches(state, *slot);
+  return *slot;
 }
+
+void BM_DivergentEmulated(benchmark::State& state) {
+  time_launches(state, divergent_workload());
+}
+
+void BM_DivergentChecked(benchmark::State& state) { time_launches(state, divergent_workload(), all_checks()); }
 
 void BM_DivergentNative(benchmark::State& state) {
   auto in = random_words(kDivergentN, 4);
@@ -348,7 +372,7 @@ void BM_DivergentNative(benchmark::State& state) {
 
 constexpr uint32_t kHistogramN = 1 << 20;
 
-void BM_HistogramEmulated(benchmark::State& state) {
+Workload& histogram_workload() {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "histogram.ptx", "histogram");
@@ -364,8 +388,14 @@ void BM_HistogramEmulated(benchmark::State& state) {
       return mismatches(download<uint32_t>(w.dev, dbins, 256), want);
     });
   }
-  time_launches(state, *slot);  // the bins keep counting across launches, as the native ones do
+  return *slot;
 }
+
+void BM_HistogramEmulated(benchmark::State& state) {
+  time_launches(state, histogram_workload());  // the bins keep counting across launches, as the native ones do
+}
+
+void BM_HistogramChecked(benchmark::State& state) { time_launches(state, histogram_workload(), all_checks()); }
 
 void BM_HistogramNative(benchmark::State& state) {
   auto in = random_words(kHistogramN, 5);
@@ -380,7 +410,7 @@ void BM_HistogramNative(benchmark::State& state) {
 
 constexpr uint32_t kReduceN = 1 << 20;
 
-void BM_WarpReduceEmulated(benchmark::State& state) {
+Workload& warp_reduce_workload() {
   static std::unique_ptr<Workload> slot;
   if (!slot) {
     Workload& w = prepare(slot, "warp_reduce.ptx", "warp_reduce");
@@ -396,8 +426,14 @@ void BM_WarpReduceEmulated(benchmark::State& state) {
       return mismatches(download<float>(w.dev, dout, kReduceN / 32), want);
     });
   }
-  time_launches(state, *slot);
+  return *slot;
 }
+
+void BM_WarpReduceEmulated(benchmark::State& state) {
+  time_launches(state, warp_reduce_workload());
+}
+
+void BM_WarpReduceChecked(benchmark::State& state) { time_launches(state, warp_reduce_workload(), all_checks()); }
 
 void BM_WarpReduceNative(benchmark::State& state) {
   auto in = random_floats(kReduceN, 6);
@@ -682,6 +718,22 @@ void print_summary(const Recorder& rec, unsigned max_threads) {
     std::printf("\n");
   }
 
+  bool checked_header = false;
+  for (const Pair& p : pairs) {
+    std::string checked = p.emulated;  // BM_<kernel>Checked beside BM_<kernel>Emulated
+    checked.replace(checked.find("Emulated"), 8, "Checked");
+    const Outcome *e = find(p.emulated), *c = find(checked);
+    if (!e || !c || !e->error.empty()) continue;
+    if (!std::exchange(checked_header, true))
+      std::printf("\nSanitizer, --check=all (1 host thread)   unchecked      checked   overhead\n");
+    if (!c->error.empty()) {
+      std::printf("%-26s skipped: %s\n", p.label, c->error.c_str());
+      continue;
+    }
+    std::printf("%-26s             %9.3f ms   %9.3f ms   %6.1fx\n", p.label, e->median() * 1e3, c->median() * 1e3,
+                c->median() / e->median());
+  }
+
   const Outcome* gn = find("BM_GemmNative");
   if (!gn) return;
   std::printf("\nGEMM, multiply-adds/s (1 thread each):\n");
@@ -736,6 +788,9 @@ int main(int argc, char** argv) {
       {"BM_DivergentEmulated", BM_DivergentEmulated}, {"BM_DivergentNative", BM_DivergentNative},
       {"BM_HistogramEmulated", BM_HistogramEmulated}, {"BM_HistogramNative", BM_HistogramNative},
       {"BM_WarpReduceEmulated", BM_WarpReduceEmulated}, {"BM_WarpReduceNative", BM_WarpReduceNative},
+      {"BM_SaxpyChecked", BM_SaxpyChecked},           {"BM_TransposeChecked", BM_TransposeChecked},
+      {"BM_DivergentChecked", BM_DivergentChecked},   {"BM_HistogramChecked", BM_HistogramChecked},
+      {"BM_WarpReduceChecked", BM_WarpReduceChecked},
       {"BM_GemmEmulated", BM_GemmEmulated},           {"BM_GemmNative", BM_GemmNative},
       {"BM_WgmmaGemmEmulated", BM_WgmmaGemmEmulated},         {"BM_Tcgen05GemmEmulated", BM_Tcgen05GemmEmulated},
       {"BM_TritonGemmEmulated", BM_TritonGemmEmulated}, {"BM_TritonPipelinedGemmEmulated", BM_TritonPipelinedGemmEmulated},

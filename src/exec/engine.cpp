@@ -174,7 +174,7 @@ private:
 
   // What the checks see of the op at `pc` before `group` runs it (`exec`: the lanes whose guard
   // holds); false: the group waits instead. synccheck: an .aligned instruction is executed by the
-  // whole warp together (§9.7.13.1, §9.7.14.3). A GPU reconverges a warp before one (ptxas places
+  // whole warp together (§9.7.13.1, §9.7.14). A GPU reconverges a warp before one (ptxas places
   // a convergence barrier), so the group first waits for the warp's other lanes that can still
   // move, as lanes parked at a .sync operation do; only what remains divergent once they cannot
   // is reported. racecheck: the lanes of a .sync instruction of the warp meet there.
@@ -182,11 +182,18 @@ private:
     const sanitize::OpTraits& t = launch_.sanitizer->traits(pc);
     const uint32_t live = w.alive & ~w.exited;
     if (t.aligned && (live & ~group & ~w.parked & ~w.sync_waiting)) return false;
-    if (t.aligned && group != live)
+    // A barrier does not wait for threads that exited (§9.7.13.1); any other .aligned instruction
+    // needs every thread of the warp.
+    const uint32_t needed = t.barrier ? live : w.alive;
+    if (t.aligned && group != needed) {
+      const uint32_t gone = needed & ~group & w.exited, elsewhere = needed & ~group & ~w.exited;
       w.sync_report(std::countr_zero(group), "divergent .aligned instruction",
-                    "lanes " + lane_list(group) + " of the warp execute it while lanes " + lane_list(live & ~group) +
-                        " are elsewhere; every thread of the warp must execute an .aligned instruction together "
-                        "(undefined otherwise, PTX §9.7.13.1)");
+                    "lanes " + lane_list(group) + " of the warp execute it while lanes " +
+                        (elsewhere ? lane_list(elsewhere) + " are elsewhere" : "") + (elsewhere && gone ? " and " : "") +
+                        (gone ? lane_list(gone) + " have exited" : "") +
+                        "; every thread of the warp must execute an .aligned instruction together "
+                        "(undefined otherwise, PTX §9.7.13.1, §9.7.14)");
+    }
     if (t.warp_sync && exec) w.joined(exec);
     return true;
   }
@@ -548,7 +555,7 @@ std::optional<FaultReport> run(Launch& launch) {
     const bool memory = f.kind == mem::GuestFault::Kind::OutOfBounds || f.kind == mem::GuestFault::Kind::Misaligned;
     const uint32_t id[3] = {cta.id.x, cta.id.y, cta.id.z};
     if (w && f.kind == mem::GuestFault::Kind::Invalid && launch.sanitizer && launch.sanitizer->checks.synccheck &&
-        (launch.sanitizer->traits(r.pc).warp_sync || launch.sanitizer->traits(r.pc).cta_barrier)) {
+        launch.sanitizer->traits(r.pc).collective) {
       // Undefined behaviour at a synchronisation instruction (a lane outside its membermask, a
       // barrier id out of range) stops the launch, as without checks, and is synccheck's finding.
       CheckReport c;

@@ -39,6 +39,9 @@ OpTraits traits_of(const program::Op& op) {
   // bar{.cta}.sync/.arrive/.red are barrier{.cta}.*.aligned (§9.7.13.1).
   t.aligned = text.find(".aligned") != std::string_view::npos || (m.starts_with("bar.") && m != "bar.warp.sync");
   t.warp_sync = !t.cta_barrier && text.find(".sync") != std::string_view::npos;
+  t.barrier = t.cta_barrier || cluster;
+  t.collective = t.barrier || m == "bar.warp.sync" || m == "shfl.sync" || m == "vote.sync" || m == "match.sync" ||
+                 m == "redux.sync" || m == "elect.sync";
   return t;
 }
 

@@ -20,6 +20,10 @@ struct OpTraits {
   bool warp_sync = false;    // a .sync instruction of the warp: its lanes meet there (§9.7.13.2)
   bool aligned = false;      // .aligned (bar.sync implies it): the whole warp executes it together
   bool cta_barrier = false;  // bar / barrier (§9.7.13.1), whose .aligned form the whole CTA shares
+  bool barrier = false;      // a CTA or cluster barrier: threads that exited count as arrived
+  // A warp collective (shfl, vote, match, redux, elect, bar.warp.sync: §9.7.9.6, §9.7.13) or a
+  // barrier: its undefined uses are synchronisation errors.
+  bool collective = false;
 };
 
 OpTraits traits_of(const program::Op& op);
