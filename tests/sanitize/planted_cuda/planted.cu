@@ -153,3 +153,18 @@ extern "C" __global__ void named_barrier_count_ok(unsigned* out, const unsigned*
   else asm volatile("bar.sync 1, 64;");
   out[threadIdx.x] = in[threadIdx.x];
 }
+
+// launch: grid 1 block 64
+extern "C" __global__ void stack_array_bug(unsigned* out, const unsigned* in) {
+  unsigned scratch[4];
+  for (unsigned k = 0; k < 4; ++k) scratch[k] = in[k];
+  scratch[threadIdx.x] += 1;  // expect: memcheck out-of-bounds access
+  out[threadIdx.x] = scratch[threadIdx.x % 4];
+}
+// launch: grid 1 block 64
+extern "C" __global__ void stack_array_ok(unsigned* out, const unsigned* in) {
+  unsigned scratch[4];
+  for (unsigned k = 0; k < 4; ++k) scratch[k] = in[k];
+  scratch[threadIdx.x % 4] += 1;
+  out[threadIdx.x] = scratch[threadIdx.x % 4];
+}
