@@ -35,7 +35,7 @@ struct Barrier {
   // that arrived, the first arrival's thread count and instruction (bar.red or not).
   std::vector<uint32_t> arrived;
   uint32_t first_count = 0, first_pc = 0;
-  bool used = false, first_red = false;
+  bool used = false, first_red = false, first_aligned = false;
 };
 
 // The barrier unit of one CTA.
@@ -94,21 +94,32 @@ private:
   uint32_t open_ = 0;  // bit id: barrier id has arrivals
 };
 
-// synccheck's rules for the lanes `m` of `w` arriving at barrier `id` (§9.7.13.1): every arrival
-// in one use of a barrier names the same thread count; bar.red is not mixed with bar.sync or
-// bar.arrive; a warp does not arrive again before the barrier completes (bar.arrive then another
-// barrier instruction on it). Divergent warps at .aligned forms are the engine's check.
+// synccheck's rules for the lanes `m` of `w` arriving at barrier `id` (§9.7.13.1): the .aligned
+// forms (bar.sync, bar.arrive, bar.red are barrier.*.aligned) are one instruction for every thread
+// of the CTA; every arrival in one use of a barrier names the same thread count; bar.red is not
+// mixed with bar.sync or bar.arrive; a warp does not arrive again before the barrier completes
+// (bar.arrive then another barrier instruction on it). Divergent warps at .aligned forms are the
+// engine's check.
 void synccheck(Warp& w, const Op& op, uint32_t m, uint32_t id, uint32_t counted, Barrier& b) {
   const int lane = std::countr_zero(m);
   const std::string name = "barrier " + std::to_string(id);
   const uint32_t count = counted ? counted : w.cta->threads;
   const bool red = op.aux & kReduce;
+  const bool aligned = w.launch->sanitizer->traits(w.current_pc).aligned;
   if (!b.used) {
     b.used = true;
     b.first_count = count;
     b.first_pc = w.current_pc;
     b.first_red = red;
-  } else if (count != b.first_count) {
+    b.first_aligned = aligned;
+  } else if (aligned && b.first_aligned && w.current_pc != b.first_pc) {
+    w.sync_report(lane, "divergent .aligned barrier",
+                  name + " is used at line " + std::to_string(w.program->ops[b.first_pc].line) +
+                      " and here by different threads of the CTA: an .aligned barrier (bar.sync is "
+                      "barrier.sync.aligned) must be one instruction for every thread of the CTA, undefined "
+                      "otherwise; barrier.sync without .aligned may differ (PTX §9.7.13.1)");
+  }
+  if (count != b.first_count) {
     w.sync_report(lane, "barrier thread-count mismatch",
                   name + " is used with " + std::to_string(count) + " threads here and " +
                       std::to_string(b.first_count) + " threads at line " +

@@ -126,7 +126,7 @@ extern "C" __global__ void divergent_syncthreads_bug(unsigned* out, const unsign
     v += 1;
   } else {
     v *= 5;
-    __syncthreads();  // expect: synccheck divergent .aligned instruction
+    __syncthreads();  // expect: synccheck divergent .aligned instruction; synccheck divergent .aligned barrier
     v += 2;
   }
   out[threadIdx.x] = v;
@@ -143,14 +143,14 @@ extern "C" __global__ void divergent_syncthreads_ok(unsigned* out, const unsigne
 
 // launch: grid 1 block 64
 extern "C" __global__ void named_barrier_count_bug(unsigned* out, const unsigned* in) {
-  if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
-  else asm volatile("bar.sync 1, 32;");  // expect: synccheck barrier thread-count mismatch
+  if (threadIdx.x < 32) asm volatile("barrier.sync 1, 64;");
+  else asm volatile("barrier.sync 1, 32;");  // expect: synccheck barrier thread-count mismatch
   out[threadIdx.x] = in[threadIdx.x];
 }
 // launch: grid 1 block 64
 extern "C" __global__ void named_barrier_count_ok(unsigned* out, const unsigned* in) {
-  if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
-  else asm volatile("bar.sync 1, 64;");
+  if (threadIdx.x < 32) asm volatile("barrier.sync 1, 64;");
+  else asm volatile("barrier.sync 1, 64;");
   out[threadIdx.x] = in[threadIdx.x];
 }
 
