@@ -555,7 +555,7 @@ std::optional<FaultReport> run(Launch& launch) {
     const bool memory = f.kind == mem::GuestFault::Kind::OutOfBounds || f.kind == mem::GuestFault::Kind::Misaligned;
     const uint32_t id[3] = {cta.id.x, cta.id.y, cta.id.z};
     if (w && f.kind == mem::GuestFault::Kind::Invalid && launch.sanitizer && launch.sanitizer->checks.synccheck &&
-        launch.sanitizer->traits(r.pc).collective) {
+        launch.sanitizer->traits(r.pc).collective && !launch.sanitizer->reported("synccheck", r.pc)) {
       // Undefined behaviour at a synchronisation instruction (a lane outside its membermask, a
       // barrier id out of range) stops the launch, as without checks, and is synccheck's finding.
       CheckReport c;

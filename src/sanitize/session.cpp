@@ -44,6 +44,13 @@ void Session::report(CheckReport r) {
   reports_.push_back(std::move(r));
 }
 
+bool Session::reported(const std::string& check, uint32_t pc) const {
+  std::lock_guard lock(mutex_);
+  for (const CheckReport& r : reports_)
+    if (r.check == check && r.site.pc == pc) return true;
+  return false;
+}
+
 std::vector<CheckReport> Session::reports() const {
   std::lock_guard lock(mutex_);
   return reports_;

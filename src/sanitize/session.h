@@ -27,6 +27,8 @@ public:
   // Adds a report, or counts it in an earlier one of the same kind at the same instructions.
   void report(CheckReport r);
   std::vector<CheckReport> reports() const;
+  // Whether `check` has reported something at `pc` (a fault's report then adds nothing).
+  bool reported(const std::string& check, uint32_t pc) const;
 
   static constexpr size_t kMostReports = 1000;  // distinct reports kept; the rest are counted
 

@@ -31,8 +31,9 @@ struct Barrier {
   uint32_t expected = 0;   // 0: every thread of the CTA that has not exited
   uint32_t red_count = 0;  // bar.red: arrivals whose predicate is true
   uint32_t red_arrived = 0;
-  // What synccheck compares the arrivals of one use of the barrier with: the lanes of each warp
-  // that arrived, the first arrival's thread count and instruction (bar.red or not).
+  // What the arrivals of one use of the barrier are compared with (check_use): the first
+  // arrival's thread count and instruction (bar.red or not, .aligned or not), and for synccheck
+  // the lanes of each warp that arrived.
   std::vector<uint32_t> arrived;
   uint32_t first_count = 0, first_pc = 0;
   bool used = false, first_red = false, first_aligned = false;
@@ -94,43 +95,48 @@ private:
   uint32_t open_ = 0;  // bit id: barrier id has arrivals
 };
 
-// synccheck's rules for the lanes `m` of `w` arriving at barrier `id` (§9.7.13.1): the .aligned
-// forms (bar.sync, bar.arrive, bar.red are barrier.*.aligned) are one instruction for every thread
-// of the CTA; every arrival in one use of a barrier names the same thread count; bar.red is not
-// mixed with bar.sync or bar.arrive; a warp does not arrive again before the barrier completes
-// (bar.arrive then another barrier instruction on it). Divergent warps at .aligned forms are the
-// engine's check.
-void synccheck(Warp& w, const Op& op, uint32_t m, uint32_t id, uint32_t counted, Barrier& b) {
+// The lanes `m` of `w` arrive at barrier `id`, with `counted` threads (0: the whole CTA). Every
+// arrival in one use of a barrier names the same count, and bar.red is not mixed with the other
+// forms (§9.7.13.1): an H200 stops the kernel with an illegal-instruction error at either
+// (tests/hw/sanitizer), so ptxvm stops it too. With synccheck, also: the .aligned forms (bar.sync,
+// bar.arrive, bar.red are barrier.*.aligned) are one instruction for every thread of the CTA, and
+// a warp does not arrive again before the barrier completes (bar.arrive, then another barrier
+// instruction on it). Divergent warps at .aligned forms are the engine's check.
+void check_use(Warp& w, const Op& op, uint32_t m, uint32_t id, uint32_t counted, Barrier& b) {
   const int lane = std::countr_zero(m);
   const std::string name = "barrier " + std::to_string(id);
   const uint32_t count = counted ? counted : w.cta->threads;
   const bool red = op.aux & kReduce;
-  const bool aligned = w.launch->sanitizer->traits(w.current_pc).aligned;
+  const bool synccheck = w.launch->sanitizer && w.launch->sanitizer->checks.synccheck;
+  const bool aligned = synccheck && w.launch->sanitizer->traits(w.current_pc).aligned;
   if (!b.used) {
     b.used = true;
     b.first_count = count;
     b.first_pc = w.current_pc;
     b.first_red = red;
     b.first_aligned = aligned;
-  } else if (aligned && b.first_aligned && w.current_pc != b.first_pc) {
+  }
+  const std::string first_line = std::to_string(w.program->ops[b.first_pc].line);
+  if (count != b.first_count) {
+    const std::string why = name + " is used with " + std::to_string(count) + " threads here and " +
+                            std::to_string(b.first_count) + " threads at line " + first_line +
+                            " before it completed; every arrival names the same count (PTX §9.7.13.1)";
+    w.sync_report(lane, "barrier thread-count mismatch", why);
+    w.undefined(lane, why);
+  }
+  if (red != b.first_red) {
+    const std::string why = name + " is used by bar.red and by another barrier instruction (line " + first_line +
+                            ") at once: the result is unpredictable (PTX §9.7.13.1)";
+    w.sync_report(lane, "bar.red mixed with bar.sync or bar.arrive", why);
+    w.undefined(lane, why);
+  }
+  if (!synccheck) return;
+  if (aligned && b.first_aligned && w.current_pc != b.first_pc)
     w.sync_report(lane, "divergent .aligned barrier",
-                  name + " is used at line " + std::to_string(w.program->ops[b.first_pc].line) +
+                  name + " is used at line " + first_line +
                       " and here by different threads of the CTA: an .aligned barrier (bar.sync is "
                       "barrier.sync.aligned) must be one instruction for every thread of the CTA, undefined "
                       "otherwise; barrier.sync without .aligned may differ (PTX §9.7.13.1)");
-  }
-  if (count != b.first_count) {
-    w.sync_report(lane, "barrier thread-count mismatch",
-                  name + " is used with " + std::to_string(count) + " threads here and " +
-                      std::to_string(b.first_count) + " threads at line " +
-                      std::to_string(w.program->ops[b.first_pc].line) +
-                      " before it completed; every arrival names the same count (PTX §9.7.13.1)");
-  } else if (red != b.first_red) {
-    w.sync_report(lane, "bar.red mixed with bar.sync or bar.arrive",
-                  name + " is used by bar.red and by another barrier instruction (line " +
-                      std::to_string(w.program->ops[b.first_pc].line) +
-                      ") at once: the result is unpredictable (PTX §9.7.13.1)");
-  }
   if (b.arrived.size() < w.cta->warps.size()) b.arrived.resize(w.cta->warps.size(), 0);
   if (const uint32_t again = b.arrived[w.index] & m)
     w.sync_report(std::countr_zero(again), "barrier arrival before the barrier completed",
@@ -153,7 +159,7 @@ void barrier(Warp& w, const Op& op, uint32_t m) {
   const size_t count_arg = first + 1;
   const bool counted = op.args.size() > count_arg + (reduce ? 1 : 0);
   const uint32_t count = counted ? w.get<uint32_t>(op.args[count_arg], lane) : 0;
-  if (w.launch->sanitizer && w.launch->sanitizer->checks.synccheck) synccheck(w, op, m, id, count, b);
+  check_use(w, op, m, id, count, b);
   if (counted) b.expected = count;
   if (reduce) {
     const program::Arg& p = op.args.back();
