@@ -329,7 +329,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   cta.warps.resize(nwarps);
   if (!cta.units.empty()) cta.units.clear();
   cta.race.reset();
-  if (l.sanitizer && l.sanitizer->checks.racecheck)
+  if (l.sanitizer && l.sanitizer->checks.racecheck && !cta.shared.bytes.empty())  // nothing to race on without
     cta.race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
@@ -351,6 +351,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     w.param_data = const_cast<uint8_t*>(l.params.bytes.data());  // as access_checked reaches it
     w.param_size = l.params.bytes.size();
     w.checked = l.sanitizer != nullptr;
+    w.race_checked = cta.race != nullptr;
     w.index = i;
     w.first_thread = i * 32;
     uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);

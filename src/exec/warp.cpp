@@ -94,16 +94,15 @@ void Warp::race_report(const sanitize::RaceShadow::Hazard& h) {
   launch->sanitizer->report(std::move(r));
 }
 
-void Warp::released(uint32_t lanes, uint64_t key) {
-  if (cta->race) for_lanes(lanes, [&](int l) { cta->race->release(key, first_thread + static_cast<uint32_t>(l)); });
+void Warp::release_lanes(uint32_t lanes, uint64_t key) {
+  for_lanes(lanes, [&](int l) { cta->race->release(key, first_thread + static_cast<uint32_t>(l)); });
 }
 
-void Warp::acquired(uint32_t lanes, uint64_t key) {
-  if (cta->race) for_lanes(lanes, [&](int l) { cta->race->acquire(key, first_thread + static_cast<uint32_t>(l)); });
+void Warp::acquire_lanes(uint32_t lanes, uint64_t key) {
+  for_lanes(lanes, [&](int l) { cta->race->acquire(key, first_thread + static_cast<uint32_t>(l)); });
 }
 
-void Warp::joined(uint32_t lanes) {
-  if (!cta->race) return;
+void Warp::join_lanes(uint32_t lanes) {
   uint32_t threads[32], n = 0;
   for_lanes(lanes, [&](int l) { threads[n++] = first_thread + static_cast<uint32_t>(l); });
   cta->race->join(threads, n);

@@ -108,6 +108,7 @@ public:
   // The launch runs checks (Launch::sanitizer): every access takes access_checked, which shows it
   // to them.
   bool checked = false;
+  bool race_checked = false;  // racecheck follows this CTA (Cta::race)
 
   // ---- waiting on a unit (exec/unit.h) ----
   // Parks `lanes` at the op being executed, until the unit whose condition they wait on (a
@@ -311,9 +312,15 @@ public:
   // ---- synchronisation as racecheck follows it (src/sanitize/race.h); nothing unless it runs ----
   // The lanes pass on what they did to the object `key` (sanitize::sync_key), or receive what
   // was passed on to it, or meet one another (a .sync instruction of the warp).
-  void released(uint32_t lanes, uint64_t key);
-  void acquired(uint32_t lanes, uint64_t key);
-  void joined(uint32_t lanes);
+  void released(uint32_t lanes, uint64_t key) {
+    if (race_checked) release_lanes(lanes, key);
+  }
+  void acquired(uint32_t lanes, uint64_t key) {
+    if (race_checked) acquire_lanes(lanes, key);
+  }
+  void joined(uint32_t lanes) {
+    if (race_checked) join_lanes(lanes);
+  }
   // After each instruction: racecheck settles its writes (sanitize::RaceShadow::settle).
   void settle();
   // A synccheck finding at lane `lane`'s instruction, when synccheck runs.
@@ -331,6 +338,9 @@ private:
   // `bytes`: the memory accessed.
   void observe(mem::Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
+  void release_lanes(uint32_t lanes, uint64_t key);
+  void acquire_lanes(uint32_t lanes, uint64_t key);
+  void join_lanes(uint32_t lanes);
   // Makes the allocation holding `address` last_global (data null when none holds it).
   void find_global(uint64_t address);
   uint64_t value_of(const program::Arg& a, int lane);
