@@ -237,6 +237,39 @@ def test_guest_fault_exits_2_with_report(tmp):
     assert "ld.global.f32 %f2, [%rd4];" in r.stderr
 
 
+# --check (docs/Sanitizer.md): the same fault as a memcheck report, in the text and the JSON
+# report, naming the allocation; a clean launch with every check writes its outputs and exits 0.
+def test_check_reports_and_exit_status(tmp):
+    np.save(tmp / "in.npy", np.arange(10, dtype=np.float32))
+    np.save(tmp / "out.npy", np.zeros(10, np.float32))
+    args = [{"buffer": "out.npy", "output": "o.npy"}, {"buffer": "in.npy"}, {"f32": 2}]
+    launch = {"ptx": "k.ptx", "kernel": "scale", "grid": [1], "block": [32]}
+    r = run(tmp, {**launch, "args": args + [{"u32": 11}]}, "--check=memcheck", f"--check-report={tmp / 'r.json'}")
+    assert r.returncode == 2
+    assert "========= memcheck: out-of-bounds access in kernel 'scale', CTA (0, 0, 0), 4 bytes of global memory" in r.stderr
+    assert "0 bytes past the end of the 40-byte allocation" in r.stderr
+    assert "========= ERROR SUMMARY: 1 error" in r.stderr
+    report = json.loads((tmp / "r.json").read_text())
+    assert report["errors"] == 1
+    [found] = report["reports"]
+    assert (found["check"], found["kind"], found["site"]["thread"]) == ("memcheck", "out-of-bounds access", [10, 0, 0])
+    assert found["access"]["space"] == "global" and found["access"]["size"] == 4
+    r = run(tmp, {**launch, "args": args + [{"u32": 10}]}, "--check", "all")
+    assert r.returncode == 0, r.stderr
+    assert "========= ERROR SUMMARY: 0 errors" in r.stderr
+    assert np.array_equal(np.load(tmp / "out" / "o.npy"), np.arange(10, dtype=np.float32) * 2)
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--check=memcheck,bogus"], "--check: unknown check 'bogus'"),
+    (["--check-report=r.json"], "--check-report needs --check"),
+])
+def test_check_options_are_validated(tmp, flags, message):
+    r = run(tmp, {"ptx": "k.ptx", "kernel": "mma", "grid": [1], "block": [32], "args": [{"buffer": "out.npy"}]}, *flags)
+    assert r.returncode == 1
+    assert message in r.stderr
+
+
 
 
 # A texture and a surface argument (docs/LaunchManifest.md): linear filtering between the texels
