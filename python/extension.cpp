@@ -89,8 +89,12 @@ NB_MODULE(_ptxvm, m) {
           [](ptxvm::Module& mod, const std::string& kernel, const std::vector<uint32_t>& grid,
              const std::vector<uint32_t>& block, const std::vector<nb::bytes>& args, const std::vector<uint32_t>& cluster,
              uint32_t shared_bytes, unsigned threads, uint64_t step_limit, bool exact, bool cooperative,
-             bool progress) {
+             bool progress, const std::string& checks) {
             ptxvm::LaunchConfig c;
+            std::string unknown;
+            const std::optional<ptxvm::Checks> named = ptxvm::Checks::parse(checks, &unknown);
+            if (!named) throw nb::value_error(unknown.c_str());
+            c.checks = *named;
             c.grid = dim3(grid, "grid");
             c.block = dim3(block, "block");
             if (!cluster.empty()) c.cluster = dim3(cluster, "cluster"), c.explicit_cluster = true;
@@ -110,10 +114,15 @@ NB_MODULE(_ptxvm, m) {
               nb::gil_scoped_release release;  // the launch runs on host threads of its own
               r = mod.launch(kernel, c, a);
             }
-            return std::make_tuple(r.ok, r.error, r.output, r.guest_fault);
+            // The checks' findings: (check, kind, PTX line, source file, source line, text) each.
+            std::vector<std::tuple<std::string, std::string, uint32_t, std::string, uint32_t, std::string>> reports;
+            for (const ptxvm::CheckReport& x : r.reports)
+              reports.emplace_back(x.check, x.kind, x.site.line, x.site.source_file, x.site.source_line,
+                                   x.render(mod.name()));
+            return std::make_tuple(r.ok, r.error, r.output, r.guest_fault, reports);
           },
           "kernel"_a, "grid"_a, "block"_a, "args"_a, "cluster"_a, "shared_bytes"_a, "threads"_a, "step_limit"_a,
-          "exact"_a, "cooperative"_a, "progress"_a);
+          "exact"_a, "cooperative"_a, "progress"_a, "checks"_a);
 
   nb::class_<ptxvm::Device>(m, "Device")
       .def(nb::init<>())

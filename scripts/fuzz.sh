@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds a fuzz target with clang (libFuzzer + ASan + UBSan) and runs it for a bounded time,
-# seeded from the repository. Usage: scripts/fuzz.sh [SECONDS] [parse|manifest]
+# seeded from the repository. Usage: scripts/fuzz.sh [SECONDS] [parse|manifest|execute]
 #   parse     the PTX front end, seeded with the PTX corpus (default, 60 s)
 #   manifest  launch manifests and .npy headers, seeded with the documented manifests and
 #             small .npy files (tests/tools/fuzz)
+#   execute   the executor and the sanitizer: modules that load are launched with every check
+#             (tests/exec/fuzz), seeded with the kernels of the suite and the planted bugs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -38,7 +40,12 @@ for i, a in enumerate([np.zeros(4, np.uint32), np.ones((2, 3), np.float16), np.a
     (out / f"npy{i}").write_bytes(b"1" + buf.getvalue())
 PY
     ;;
-  *) echo "usage: scripts/fuzz.sh [SECONDS] [parse|manifest]" >&2; exit 1 ;;
+  execute)
+    cmake --build build-fuzz --target execute_fuzzer
+    fuzzer=build-fuzz/tests/exec/fuzz/execute_fuzzer
+    find tests/kernels/ptx tests/sanitize examples -name '*.ptx' -size -64k -exec cp {} "$work/corpus/" \;
+    ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [parse|manifest|execute]" >&2; exit 1 ;;
 esac
 "$fuzzer" "$work/corpus" -max_total_time="$seconds" \
   -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -89,6 +89,7 @@ class Module {
 public:
   ~Module();
   bool has_kernel(std::string_view name) const;
+  const std::string& name() const;  // the name it was loaded under (load_module), for reports
   // The kernels (.entry functions with bodies) in declaration order, and one's parameters
   // (empty for a name that is no kernel).
   std::vector<std::string> kernels() const;

@@ -19,18 +19,20 @@ Arguments of a launch:
 
 Errors: ``LoadError`` (invalid or unsupported PTX, with file:line:column diagnostics),
 ``LaunchError`` (a launch ptxvm refuses), ``GuestFault`` (the kernel faulted: the report names the
-kernel, CTA, warp, lane, PC and PTX line).
+kernel, CTA, warp, lane, PC and PTX line), ``CheckError`` (a launch with ``check=`` found undefined
+behaviour: memcheck, racecheck, synccheck; docs/Sanitizer.md).
 """
 from __future__ import annotations
 
 import os
 import struct
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from ._ptxvm import Device as _Device
 
 __all__ = [
     "Device", "DeviceArray", "Texture", "Module", "Kernel", "In", "Out", "InOut", "LoadError", "LaunchError", "GuestFault",
+    "CheckError", "CheckReport",
     "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64", "b8", "b16", "b32", "b64", "pred",
     "default_device",
 ]
@@ -55,6 +57,29 @@ class GuestFault(RuntimeError):
         super().__init__(report)
         self.report = report
         self.output = output
+
+
+class CheckError(RuntimeError):
+    """A launch with ``check=`` found something (docs/Sanitizer.md). ``reports`` holds one
+    ``CheckReport`` per finding; the message is their text, followed by the fault's report when the
+    launch also stopped (memcheck)."""
+
+    def __init__(self, reports: list["CheckReport"], fault: str = "", output: str = ""):
+        super().__init__("".join(r.text for r in reports) + fault)
+        self.reports = reports
+        self.fault = fault
+        self.output = output
+
+
+class CheckReport(NamedTuple):
+    """One finding of the sanitizer: its check ("memcheck", "racecheck", "synccheck") and kind, the
+    PTX line, the program's source file and line from .loc (empty and 0 without), and the text."""
+    check: str
+    kind: str
+    line: int
+    source_file: str
+    source_line: int
+    text: str
 
 
 # ---- typed scalars ----------------------------------------------------------------------------
@@ -294,10 +319,12 @@ class Kernel:
 
     def __call__(self, *args: Any, grid: int | Sequence[int], block: int | Sequence[int], shared: int = 0,
                  cluster: int | Sequence[int] | None = None, threads: int = 0, model: str = "sm90",
-                 step_limit: int = 0, cooperative: bool = False, progress: bool | None = None) -> str:
+                 step_limit: int = 0, cooperative: bool = False, progress: bool | None = None,
+                 check: str = "") -> str:
         """Launches the kernel and returns what it printed (printf). `progress` shows "CTAs done /
         total" on stderr while a launch longer than a second runs (default: when stderr is a
-        terminal)."""
+        terminal). `check` runs the sanitizer ("memcheck,racecheck,synccheck" or "all"); what it
+        finds raises CheckError."""
         if len(args) != len(self.params):
             raise LaunchError(f"kernel '{self.name}' takes {len(self.params)} arguments, {len(args)} given")
         if model not in ("sm90", "exact"):
@@ -308,10 +335,15 @@ class Kernel:
         try:
             for value, (pname, size, _) in zip(args, self.params):
                 raw.append(self._argument(device, value, pname, size, temporaries))
-            ok, error, output, fault = self.module._mod.launch(
-                self.name, _dims(grid, "grid"), _dims(block, "block"), raw,
-                _dims(cluster, "cluster") if cluster is not None else [], int(shared), int(threads), int(step_limit),
-                model == "exact", bool(cooperative), _progress(progress))
+            try:
+                ok, error, output, fault, reports = self.module._mod.launch(
+                    self.name, _dims(grid, "grid"), _dims(block, "block"), raw,
+                    _dims(cluster, "cluster") if cluster is not None else [], int(shared), int(threads),
+                    int(step_limit), model == "exact", bool(cooperative), _progress(progress), check)
+            except ValueError as e:  # an unknown check
+                raise LaunchError(f"check: {e}") from None
+            if reports:
+                raise CheckError([CheckReport(*r) for r in reports], "" if ok else error, output)
             if not ok:
                 raise GuestFault(error, output) if fault else LaunchError(error)
             return output

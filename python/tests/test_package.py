@@ -111,6 +111,50 @@ def test_guest_faults_raise_with_the_report():
     assert "oob" in e.value.report and "CTA (0, 0, 0)" in e.value.report
 
 
+RACE = r"""
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry swap(.param .u64 out)
+{
+  .shared .align 4 .b8 tile[256];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, tile;
+  add.u32 %r4, %r3, %r2;
+  add.u32 %r7, %r1, 1;
+  st.shared.u32 [%r4], %r7;
+  xor.b32 %r5, %r2, 128;
+  add.u32 %r6, %r3, %r5;
+  ld.shared.u32 %r7, [%r6];
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+"""
+
+
+def test_checks_raise_check_error_with_reports():
+    mod = ptxvm.Module(RACE, name="race.ptx")
+    out = np.zeros(64, np.uint32)
+    mod.swap(out, grid=1, block=64)  # unchecked, the race goes unseen
+    with pytest.raises(ptxvm.CheckError) as e:
+        mod.swap(out, grid=1, block=64, check="racecheck")
+    kinds = {(r.check, r.kind, r.line) for r in e.value.reports}
+    assert kinds == {("racecheck", "write-after-read hazard", 15), ("racecheck", "read-after-write hazard", 18)}
+    assert "race.ptx:18" in str(e.value) and not e.value.fault
+    with pytest.raises(ptxvm.CheckError) as e:  # memcheck: the report, and the fault that stopped it
+        ptxvm.Module(SAXPY).oob(np.zeros(16, dtype=np.uint32), grid=1, block=1, check="all")
+    assert [(r.check, r.kind) for r in e.value.reports] == [("memcheck", "out-of-bounds access")]
+    assert "stopped" in e.value.fault
+    with pytest.raises(ptxvm.LaunchError, match="unknown check 'racechek'"):
+        mod.swap(out, grid=1, block=64, check="racechek")
+
+
 def test_bad_launches_raise_launch_error():
     mod = ptxvm.Module(SAXPY)
     with pytest.raises(ptxvm.LaunchError, match="takes 4 arguments, 2 given"):

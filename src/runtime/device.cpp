@@ -89,6 +89,8 @@ std::optional<Module::Variable> Module::variable(std::string_view name) {
   return Variable{impl_->constants_address + v.address, v.size};
 }
 
+const std::string& Module::name() const { return impl_->program.source_name; }
+
 bool Module::has_kernel(std::string_view name) const {
   const program::Function* f = impl_->program.find(std::string(name));
   return f && f->is_entry && f->defined;

@@ -87,7 +87,10 @@ ptxvm::LaunchResult run(const std::string& ptx, const std::string& name, const s
   std::iota(input.begin(), input.end(), 0u);
   const uint64_t out = dev.malloc(4096), in = dev.malloc(4096);
   dev.copy_to_device(in, input.data(), 4096);
-  ptxvm::LaunchConfig config{.grid = {l.grid}, .block = {l.block}, .shared_bytes = l.shared};
+  ptxvm::LaunchConfig config;
+  config.grid = {l.grid};
+  config.block = {l.block};
+  config.shared_bytes = l.shared;
   config.checks = *ptxvm::Checks::parse("all", nullptr);
   config.step_limit = 1'000'000;
   return module->launch(kernel, config, {ptxvm::arg(out), ptxvm::arg(in)});
@@ -220,7 +223,7 @@ TEST(Memcheck, UseAfterFree) {
   ASSERT_TRUE(module) << diags;
   const uint64_t freed = dev.malloc(64);
   dev.free(freed);
-  ptxvm::LaunchConfig config{.grid = {1}, .block = {1}};
+  ptxvm::LaunchConfig config;
   config.checks.memcheck = true;
   const ptxvm::LaunchResult r = module->launch("k", config, {ptxvm::arg(freed)});
   ASSERT_EQ(r.reports.size(), 1u) << r.error;
