@@ -184,7 +184,14 @@ private:
     if (t.aligned && (live & ~group & ~w.parked & ~w.sync_waiting)) return false;
     // A barrier does not wait for threads that exited (§9.7.13.1); any other .aligned instruction
     // needs every thread of the warp.
-    const uint32_t needed = t.barrier ? live : w.alive;
+    uint32_t needed = t.barrier ? live : w.alive;
+    if (t.aligned) {
+      // Lanes that executed it before are needed again, exited or not: a barrier does not wait for
+      // exited threads, but lanes that left a loop around one early diverged from the others.
+      uint32_t& seen = w.aligned_seen[pc];
+      needed |= seen;
+      seen |= group;
+    }
     if (t.aligned && group != needed) {
       const uint32_t gone = needed & ~group & w.exited, elsewhere = needed & ~group & ~w.exited;
       w.sync_report(std::countr_zero(group), "divergent .aligned instruction",

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -109,6 +110,10 @@ public:
   // to them.
   bool checked = false;
   bool race_checked = false;  // racecheck follows this CTA (Cta::race)
+  // synccheck: per .aligned instruction (by PC) the lanes that have executed it, so that a lane
+  // that executed it before and is missing from a later execution is seen (a loop whose trip count
+  // differs within the warp).
+  std::unordered_map<uint32_t, uint32_t> aligned_seen;
 
   // ---- waiting on a unit (exec/unit.h) ----
   // Parks `lanes` at the op being executed, until the unit whose condition they wait on (a

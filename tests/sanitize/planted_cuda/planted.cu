@@ -168,3 +168,64 @@ extern "C" __global__ void stack_array_ok(unsigned* out, const unsigned* in) {
   scratch[threadIdx.x % 4] += 1;
   out[threadIdx.x] = scratch[threadIdx.x % 4];
 }
+
+// launch: grid 1 block 64
+extern "C" __global__ void barrier_in_uneven_loop_bug(unsigned* out, const unsigned* in) {
+  unsigned v = in[threadIdx.x];
+  for (unsigned k = 0; k < threadIdx.x % 3; ++k) {  // a trip count that differs within a warp
+    v += k;
+    __syncthreads();  // expect: synccheck divergent .aligned instruction
+  }
+  out[threadIdx.x] = v;
+}
+// launch: grid 1 block 64
+extern "C" __global__ void barrier_in_uneven_loop_ok(unsigned* out, const unsigned* in) {
+  unsigned v = in[threadIdx.x];
+  for (unsigned k = 0; k < 2; ++k) {
+    if (k < threadIdx.x % 3) v += k;
+    __syncthreads();
+  }
+  out[threadIdx.x] = v;
+}
+
+// launch: grid 1 block 64
+extern "C" __global__ void warp_exchange_bug(unsigned* out, const unsigned* in) {
+  __shared__ unsigned slots[64];
+  slots[threadIdx.x] = in[threadIdx.x] * 3;
+  // missing __syncwarp(): the lanes of a warp are independent threads (sm_70+)
+  out[threadIdx.x] = slots[threadIdx.x ^ 1];  // expect: racecheck read-after-write hazard
+}
+// launch: grid 1 block 64
+extern "C" __global__ void warp_exchange_ok(unsigned* out, const unsigned* in) {
+  __shared__ unsigned slots[64];
+  slots[threadIdx.x] = in[threadIdx.x] * 3;
+  __syncwarp();
+  out[threadIdx.x] = slots[threadIdx.x ^ 1];
+}
+
+// launch: grid 2 block 64
+extern "C" __global__ void block_sum_reuse_bug(unsigned* out, const unsigned* in) {
+  __shared__ unsigned scratch[64];
+  unsigned total = 0;
+  for (unsigned round = 0; round < 2; ++round) {
+    scratch[threadIdx.x] = in[round * 128 + blockIdx.x * 64 + threadIdx.x];  // expect: racecheck write-after-read hazard
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (unsigned k = 0; k < 64; ++k) total += scratch[k];  // expect: racecheck read-after-write hazard
+    // missing __syncthreads() before scratch is refilled
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+// launch: grid 2 block 64
+extern "C" __global__ void block_sum_reuse_ok(unsigned* out, const unsigned* in) {
+  __shared__ unsigned scratch[64];
+  unsigned total = 0;
+  for (unsigned round = 0; round < 2; ++round) {
+    scratch[threadIdx.x] = in[round * 128 + blockIdx.x * 64 + threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (unsigned k = 0; k < 64; ++k) total += scratch[k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
