@@ -1,5 +1,6 @@
 """Runs every launch of launches.py on ptxvm and compares its outputs, bit for
-bit, with the outputs recorded on a GPU (recorded.npz, made by record.py).
+bit, with the outputs recorded on a GPU (recorded.npz, made by record.py), and
+again with every check of the sanitizer, which must report nothing.
 
 The ptxvm binary comes from the PTXVM environment variable (CMake passes
 $<TARGET_FILE:ptxvm>). A launch that ptxvm cannot load or run fails.
@@ -41,15 +42,22 @@ def test_launch(name, tmp_path):
         "inputs differ from the recorded ones"
     manifest = tmp_path / "launch.json"
     manifest.write_text(json.dumps(launch.manifest(ptx_path, str(tmp_path))))
-    out_dir = tmp_path / "out"
-    p = subprocess.run([os.environ["PTXVM"], "run", str(manifest), "--out", str(out_dir)],
-                       capture_output=True, timeout=600)
-    assert p.returncode == 0, f"ptxvm run failed ({p.returncode}): {diagnostics(p.stderr)}"
+    # Once as it is, once with every check of the sanitizer (docs/Sanitizer.md): a correct kernel
+    # gets no report, and the checks change no bit.
+    for checks in ([], ["--check=all"]):
+        out_dir = tmp_path / ("out-checked" if checks else "out")
+        p = subprocess.run([os.environ["PTXVM"], "run", str(manifest), "--out", str(out_dir), *checks],
+                           capture_output=True, timeout=600)
+        assert p.returncode == 0, f"ptxvm run {' '.join(checks)} failed ({p.returncode}): {diagnostics(p.stderr)}"
+        compare_outputs(name, launch, p.stdout, out_dir)
+
+
+def compare_outputs(name, launch, stdout, out_dir):
     want_stdout = recorded(name + "/stdout").tobytes() if launch.printf else b""
-    got, want = p.stdout.decode(errors="replace").splitlines(), want_stdout.decode().splitlines()
+    got, want = stdout.decode(errors="replace").splitlines(), want_stdout.decode().splitlines()
     first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
-    assert p.stdout == want_stdout, (f"printf output differs from the GPU at line {first + 1}: "
-                                     f"ptxvm {got[first:first + 1]!r} GPU {want[first:first + 1]!r}")
+    assert stdout == want_stdout, (f"printf output differs from the GPU at line {first + 1}: "
+                                   f"ptxvm {got[first:first + 1]!r} GPU {want[first:first + 1]!r}")
     for buf, _ in launch.outputs():
         got = np.load(out_dir / f"{buf}.npy")
         want = recorded(f"{name}/{buf}")
