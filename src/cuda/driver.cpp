@@ -124,6 +124,7 @@ CUresult CUDAAPI cuInit(unsigned flags) {
       d.primary_refs.push_back(0);
     }
     d.initialized = true;
+    std::atexit(report_leaks);
   }
   return CUDA_SUCCESS;
 }
@@ -224,6 +225,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
 
 CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   if (!valid(dev)) return CUDA_ERROR_INVALID_DEVICE;
+  report_leaks();
   CUctx_st& c = *driver().primary[static_cast<size_t>(dev)];
   auto stored = std::move(c.stored);
   for (auto& [key, s] : stored)

@@ -73,10 +73,16 @@ struct Driver {
   std::vector<std::unique_ptr<CUctx_st>> primary;  // per device
   std::vector<int> primary_refs;                   // cuDevicePrimaryCtxRetain counts
   std::map<uint64_t, std::pair<void*, size_t>> allocations;  // device address -> host memory, bytes
+  std::vector<uint64_t> leaks_reported;                        // allocations memcheck named already
   CUresult sticky = CUDA_SUCCESS;  // a launch's fault: every later call reports it, as on a GPU
 };
 
 Driver& driver();
+
+// memcheck's leak check (docs/Sanitizer.md): when PTXVM_CHECK names memcheck, the allocations
+// never freed are reported on stderr at cuDevicePrimaryCtxReset (cudaDeviceReset) and at exit,
+// each once, with a summary, as compute-sanitizer's --leak-check full does.
+void report_leaks();
 CUcontext& current();  // this thread's current context (null: none)
 
 // Device memory (zeroed) and its release: cuMemAlloc's and cuMemFree's.

@@ -1,8 +1,12 @@
 // Memory (CUDA Driver API §6.13): device, host and managed allocations are all host memory
 // adopted by the device at its own address, so a pointer means the same on both sides; copies
 // are memcpy between the bytes each side resolves to.
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "driver.h"
 
@@ -35,6 +39,30 @@ CUresult release(uint64_t address) {
   std::free(it->second.first);
   d.allocations.erase(it);
   return CUDA_SUCCESS;
+}
+
+void report_leaks() {
+  const char* env = std::getenv("PTXVM_CHECK");
+  const std::optional<ptxvm::Checks> checks = env ? ptxvm::Checks::parse(env, nullptr) : std::nullopt;
+  if (!checks || !checks->memcheck) return;
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  std::string text;
+  uint64_t bytes = 0, count = 0;
+  for (const auto& [address, a] : d.allocations) {
+    if (std::find(d.leaks_reported.begin(), d.leaks_reported.end(), address) != d.leaks_reported.end()) continue;
+    d.leaks_reported.push_back(address);
+    char line[160];
+    std::snprintf(line, sizeof line, "========= memcheck: leaked %zu bytes at 0x%llx (allocated, never freed)\n",
+                  a.second, static_cast<unsigned long long>(address));
+    text += line;
+    bytes += a.second;
+    ++count;
+  }
+  if (!count) return;
+  text += "========= LEAK SUMMARY: " + std::to_string(bytes) + " bytes leaked in " + std::to_string(count) +
+          (count == 1 ? " allocation\n" : " allocations\n");
+  std::fputs(text.c_str(), stderr);
 }
 
 namespace {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace {
@@ -311,6 +314,27 @@ WAIT:
 }
 
 // Last: a fault is sticky, as on a GPU (every later call reports it).
+// memcheck's leak check (PTXVM_CHECK=memcheck): allocations never freed are named at
+// cuDevicePrimaryCtxReset (cudaDeviceReset), each once, with a summary.
+TEST_F(Driver, MemcheckReportsLeaksAtReset) {
+  CUdeviceptr kept = 0, freed = 0;
+  ASSERT_EQ(cuMemAlloc(&kept, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&freed, 256), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFree(freed), CUDA_SUCCESS);
+  setenv("PTXVM_CHECK", "memcheck", 1);
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(cuDevicePrimaryCtxReset(0), CUDA_SUCCESS);
+  ASSERT_EQ(cuDevicePrimaryCtxReset(0), CUDA_SUCCESS);  // named once
+  const std::string text = testing::internal::GetCapturedStderr();
+  unsetenv("PTXVM_CHECK");
+  char line[96];
+  std::snprintf(line, sizeof line, "leaked 4096 bytes at 0x%llx", static_cast<unsigned long long>(kept));
+  EXPECT_NE(text.find(line), std::string::npos) << text;
+  EXPECT_NE(text.find("LEAK SUMMARY: 4096 bytes leaked in 1 allocation\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("LEAK SUMMARY", text.find("LEAK SUMMARY") + 1), std::string::npos) << text;
+  EXPECT_EQ(cuMemFree(kept), CUDA_SUCCESS);
+}
+
 TEST_F(Driver, ZFaultIsStickyIllegalAddress) {
   CUdeviceptr a;
   ASSERT_EQ(cuMemAlloc(&a, 16), CUDA_SUCCESS);
