@@ -14,7 +14,8 @@ struct Checks {
   bool memcheck = false;   // out-of-bounds and misaligned accesses, named by the allocation
   bool racecheck = false;  // shared-memory hazards between threads no synchronisation orders
   bool synccheck = false;  // barriers and .aligned instructions reached by part of a CTA or warp
-  bool any() const { return memcheck || racecheck || synccheck; }
+  bool initcheck = false;  // uses of values loaded from shared or local memory no thread wrote
+  bool any() const { return memcheck || racecheck || synccheck || initcheck; }
   // "memcheck,racecheck", "all": the checks named, or nullopt with *error saying which name is
   // unknown.
   static std::optional<Checks> parse(std::string_view list, std::string* error);
@@ -33,7 +34,7 @@ struct CheckSite {
 
 // One finding. Reports of the same kind at the same instructions fold into one (`count`).
 struct CheckReport {
-  std::string check;   // "memcheck", "racecheck" or "synccheck"
+  std::string check;   // "memcheck", "racecheck", "synccheck" or "initcheck"
   std::string kind;    // "out-of-bounds", "write-after-read hazard", "divergent barrier", ...
   std::string kernel;
   CheckSite site;      // the access or instruction reported

@@ -72,7 +72,7 @@ class CheckError(RuntimeError):
 
 
 class CheckReport(NamedTuple):
-    """One finding of the sanitizer: its check ("memcheck", "racecheck", "synccheck") and kind, the
+    """One finding of the sanitizer: its check ("memcheck", "racecheck", "synccheck", "initcheck") and kind, the
     PTX line, the program's source file and line from .loc (empty and 0 without), and the text."""
     check: str
     kind: str
@@ -323,8 +323,8 @@ class Kernel:
                  check: str = "") -> str:
         """Launches the kernel and returns what it printed (printf). `progress` shows "CTAs done /
         total" on stderr while a launch longer than a second runs (default: when stderr is a
-        terminal). `check` runs the sanitizer ("memcheck,racecheck,synccheck" or "all"); what it
-        finds raises CheckError."""
+        terminal). `check` runs the sanitizer ("memcheck,racecheck,synccheck,initcheck" or "all");
+        what it finds raises CheckError."""
         if len(args) != len(self.params):
             raise LaunchError(f"kernel '{self.name}' takes {len(self.params)} arguments, {len(args)} given")
         if model not in ("sm90", "exact"):

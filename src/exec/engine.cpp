@@ -202,6 +202,7 @@ private:
                         "(undefined otherwise, PTX §9.7.13.1, §9.7.14)");
     }
     if (t.warp_sync && exec) w.joined(exec);
+    w.init_uses(exec);
     return true;
   }
 
@@ -338,6 +339,9 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
   cta.race.reset();
   if (l.sanitizer && l.sanitizer->checks.racecheck && !cta.shared.bytes.empty())  // nothing to race on without
     cta.race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
+  cta.init.reset();
+  if (l.sanitizer && l.sanitizer->checks.initcheck)
+    cta.init = std::make_unique<sanitize::InitShadow>(cta.shared.bytes.size(), cta.threads, p.local_bytes);
   for (uint32_t i = 0; i < nwarps; ++i) {
     Warp& w = cta.warps[i];
     std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers
@@ -359,6 +363,12 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     w.param_size = l.params.bytes.size();
     w.checked = l.sanitizer != nullptr;
     w.race_checked = cta.race != nullptr;
+    if (cta.init) {
+      w.vbits.assign(size_t{p.reg_slots} * 32, 0);
+      w.vfrom.assign(size_t{p.reg_slots} * 32, 0);
+      w.uninit.assign(p.reg_slots, 0);
+      w.pundef.assign(p.pred_regs, 0);
+    }
     w.index = i;
     w.first_thread = i * 32;
     uint32_t n = std::min<uint32_t>(32, cta.threads - i * 32);

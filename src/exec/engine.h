@@ -18,6 +18,7 @@
 #include "program/program.h"
 #include "mem/memory.h"
 #include "mma/arith.h"
+#include "sanitize/init.h"
 #include "sanitize/race.h"
 #include "sanitize/session.h"
 #include "texture/objects.h"
@@ -83,6 +84,7 @@ struct Cta {
   std::vector<Warp> warps;
   Units units;                     // the state of the units this CTA used (exec/unit.h)
   std::unique_ptr<sanitize::RaceShadow> race;  // racecheck's clocks and shadow, when it runs
+  std::unique_ptr<sanitize::InitShadow> init;  // initcheck's written bytes, when it runs
   uint32_t threads = 0;
   uint32_t exited_threads = 0;
   unsigned host_thread = 0;

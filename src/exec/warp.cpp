@@ -62,6 +62,7 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
 
 void Warp::observe(Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
   using sanitize::Access;
+  if (cta->init && space != Space::Const && space != Space::Param) init_access(space, offset, size, lane);
   if (!cta->race) return;
   const Access a = launch->sanitizer->traits(current_pc).access;
   if (a == Access::None) return;
@@ -74,9 +75,157 @@ void Warp::observe(Space space, uint64_t offset, uint32_t size, int lane, const 
   if (strong && a != Access::StrongRead) cta->race->release(location, thread);
 }
 
+void Warp::init_access(Space space, uint64_t offset, uint32_t size, int lane) {
+  using sanitize::Access;
+  const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
+  const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
+  const size_t at = static_cast<size_t>(lane);
+  // The undefined bits of the value stored as element i (a matrix store moves other lanes'
+  // fragments: any undefined fragment makes all undefined).
+  auto stored = [&](size_t i, const std::vector<uint32_t>& slots) -> uint64_t {
+    if (i >= slots.size()) return 0;
+    if (t.cross_lane) return uninit[slots[i]] & checked_exec ? ~uint64_t{0} : 0;
+    return vbits[size_t{slots[i]} * 32 + at];
+  };
+  if (space == Space::Global) {  // what leaves for the host: a use
+    const std::vector<uint32_t>& values = t.access == Access::Atomic ? t.reads : t.stores;
+    if (t.access == Access::Write || t.access == Access::StrongWrite || t.access == Access::Atomic)
+      for (size_t i = 0; i < values.size(); ++i)
+        if (stored(i, values)) {
+          init_report(lane, vfrom[size_t{values[i]} * 32 + at], "uninitialised value stored to global memory",
+                      "the value stored holds bits");
+          break;
+        }
+    return;
+  }
+  const bool local = space == Space::Local;
+  // Shared memory of the cluster (§5.1.7): the shadow of the CTA that owns it.
+  sanitize::InitShadow* shadow = cta->init.get();
+  if (space == Space::Shared && (offset >> mem::kClusterRankShift)) {
+    const SharedTarget owner = shared_target(offset, lane);
+    shadow = owner.cta->init.get();
+    offset = owner.offset;
+  }
+  if (!shadow) return;
+  switch (t.access) {
+  case Access::Read:
+  case Access::StrongRead: {
+    // Each destination element's bytes (a vector load fills one register per element).
+    const size_t n = std::max<size_t>(1, t.writes.size());
+    const uint32_t element = std::max<uint32_t>(1, size / static_cast<uint32_t>(n));
+    for (size_t i = 0; i < t.writes.size(); ++i)
+      if (const uint64_t bits = shadow->undefined(local, thread, offset + i * element, element)) {
+        pending[i * 32 + at] = bits;
+        pending_from = current_pc;
+      }
+    return;
+  }
+  case Access::Atomic:  // it computes with the bytes
+    if (shadow->undefined(local, thread, offset, size))
+      init_report(lane, current_pc, "atomic operation on uninitialised memory", "the bytes it reads hold bits");
+    shadow->write(local, thread, offset, size, 0);
+    return;
+  case Access::Write:
+  case Access::StrongWrite: {
+    const size_t n = std::max<size_t>(1, t.stores.size());
+    const uint32_t element = std::max<uint32_t>(1, size / static_cast<uint32_t>(n));
+    for (size_t i = 0; i < n; ++i)
+      shadow->write(local, thread, offset + i * element, i + 1 == n ? size - static_cast<uint32_t>(i) * element : element,
+                       stored(i, t.stores));
+    return;
+  }
+  case Access::None:  // a unit's copy, an mbarrier object, a call's parameters: written
+    shadow->write(local, thread, offset, size, 0);
+    return;
+  }
+}
+
+void Warp::init_report(int lane, uint32_t from, const char* kind, const std::string& what) {
+  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
+  CheckReport r;
+  r.check = "initcheck";
+  r.kind = kind;
+  r.site = launch->sanitizer->site(id, thread, current_pc);
+  if (from != current_pc) r.other = launch->sanitizer->site(id, thread, from);
+  r.detail = what + (from != current_pc ? " that the other instruction loaded" : std::string(" it loads")) +
+             " from shared or local memory no thread had written, which PTX leaves undefined (§5.1.3, §5.1.5)";
+  launch->sanitizer->report(std::move(r));
+}
+
+void Warp::init_uses(uint32_t exec) {
+  checked_exec = exec;
+  if (!cta->init) return;
+  const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
+  const program::Op& op = program->ops[current_pc];
+  if (op.guard != program::kNoReg)
+    if (const uint32_t lanes = pundef[op.guard] & group) {
+      for_lanes(lanes, [&](int l) {
+        init_report(l, current_pc, "uninitialised value used as a guard predicate", "the guard depends on bits");
+      });
+      pundef[op.guard] &= ~lanes;
+    }
+  for (uint32_t slot : t.addresses)
+    if (const uint32_t lanes = uninit[slot] & exec) {
+      for_lanes(lanes, [&](int l) {
+        init_report(l, vfrom[size_t{slot} * 32 + static_cast<size_t>(l)], "uninitialised value used as an address",
+                    "the address holds bits");
+        vbits[size_t{slot} * 32 + static_cast<size_t>(l)] = 0;
+      });
+      uninit[slot] &= ~lanes;
+    }
+  // What the destinations will hold: computed from the sources before the instruction runs.
+  pending.assign(t.writes.size() * 32, 0);
+  pending_preds = 0;
+  pending_from = current_pc;
+  uint32_t lanes = 0;
+  for (uint32_t slot : t.reads)
+    if (const uint32_t u = uninit[slot] & exec) {
+      lanes |= u;
+      pending_from = vfrom[size_t{slot} * 32 + static_cast<size_t>(std::countr_zero(u))];
+    }
+  for (uint32_t p : t.pred_reads) lanes |= pundef[p] & exec;
+  if (!lanes) return;
+  pending_preds = lanes;
+  auto bits = [&](size_t arg, int l) -> sanitize::Bits {
+    if (arg >= op.args.size()) return {};
+    const program::Arg& a = op.args[arg];
+    if (a.kind == program::ArgKind::Reg)
+      return {regs[size_t{a.reg} * 32 + static_cast<size_t>(l)], vbits[size_t{a.reg} * 32 + static_cast<size_t>(l)]};
+    return {a.kind == program::ArgKind::Imm ? a.imm : 0, 0};
+  };
+  for_lanes(lanes, [&](int l) {
+    if (t.rule != sanitize::Rule::Any && t.writes.size() == 1) {
+      pending[static_cast<size_t>(l)] = sanitize::undefined_bits(t.rule, bits(1, l), bits(2, l), t.width);
+      return;
+    }
+    for (size_t i = 0; i < t.writes.size(); ++i) pending[i * 32 + static_cast<size_t>(l)] = ~uint64_t{0};
+  });
+}
+
 void Warp::settle() {
   if (cta->race)
     for (const sanitize::RaceShadow::Hazard& h : cta->race->settle(cta->shared.bytes.data())) race_report(h);
+  if (!cta->init) return;
+  const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
+  // A matrix load fills other lanes' registers: any undefined row makes every fragment undefined.
+  if (t.cross_lane && t.access == sanitize::Access::Read &&
+      std::any_of(pending.begin(), pending.end(), [](uint64_t b) { return b != 0; }))
+    std::fill(pending.begin(), pending.end(), ~uint64_t{0});
+  for (size_t i = 0; i < t.writes.size(); ++i) {
+    const uint32_t slot = t.writes[i];
+    for_lanes(checked_exec, [&](int l) {
+      const size_t at = size_t{slot} * 32 + static_cast<size_t>(l);
+      vbits[at] = pending[i * 32 + static_cast<size_t>(l)];
+      if (vbits[at]) {
+        vfrom[at] = pending_from;
+        uninit[slot] |= 1u << l;
+      } else {
+        uninit[slot] &= ~(1u << l);
+      }
+    });
+  }
+  for (uint32_t p : t.pred_writes) pundef[p] = (pundef[p] & ~checked_exec) | (pending_preds & checked_exec);
 }
 
 void Warp::race_report(const sanitize::RaceShadow::Hazard& h) {

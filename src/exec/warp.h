@@ -114,6 +114,13 @@ public:
   // that executed it before and is missing from a later execution is seen (a loop whose trip count
   // differs within the warp).
   std::unordered_map<uint32_t, uint32_t> aligned_seen;
+  // initcheck (Cta::init, sanitize/init.h): per register slot and lane the undefined bits of its
+  // value and the load they came from, per slot the lanes with any, per predicate the lanes whose
+  // value is undefined. For the instruction running: the lanes it runs, and per destination and
+  // lane the undefined bits it will hold (set before it runs, and by its loads).
+  std::vector<uint64_t> vbits, pending;
+  std::vector<uint32_t> vfrom, uninit, pundef;
+  uint32_t checked_exec = 0, pending_preds = 0, pending_from = 0;
 
   // ---- waiting on a unit (exec/unit.h) ----
   // Parks `lanes` at the op being executed, until the unit whose condition they wait on (a
@@ -326,7 +333,11 @@ public:
   void joined(uint32_t lanes) {
     if (race_checked) join_lanes(lanes);
   }
-  // After each instruction: racecheck settles its writes (sanitize::RaceShadow::settle).
+  // Before each instruction (`exec`: the lanes it runs): initcheck reports the uses of undefined
+  // values among its operands.
+  void init_uses(uint32_t exec);
+  // After each instruction: racecheck settles its writes (sanitize::RaceShadow::settle) and
+  // initcheck records what its destinations hold.
   void settle();
   // A synccheck finding at lane `lane`'s instruction, when synccheck runs.
   void sync_report(int lane, std::string kind, std::string detail);
@@ -343,6 +354,9 @@ private:
   // `bytes`: the memory accessed.
   void observe(mem::Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
+  // initcheck: an access of lane `lane` to [offset, offset + size) of `space`.
+  void init_access(mem::Space space, uint64_t offset, uint32_t size, int lane);
+  void init_report(int lane, uint32_t from, const char* kind, const std::string& what);
   void release_lanes(uint32_t lanes, uint64_t key);
   void acquire_lanes(uint32_t lanes, uint64_t key);
   void join_lanes(uint32_t lanes);

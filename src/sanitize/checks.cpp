@@ -10,13 +10,14 @@ std::optional<Checks> Checks::parse(std::string_view list, std::string* error) {
   while (!list.empty()) {
     const size_t comma = list.find(',');
     const std::string_view name = list.substr(0, comma);
-    if (name == "all") c.memcheck = c.racecheck = c.synccheck = true;
+    if (name == "all") c.memcheck = c.racecheck = c.synccheck = c.initcheck = true;
     else if (name == "memcheck") c.memcheck = true;
     else if (name == "racecheck") c.racecheck = true;
     else if (name == "synccheck") c.synccheck = true;
+    else if (name == "initcheck") c.initcheck = true;
     else {
       if (error)
-        *error = "unknown check '" + std::string(name) + "' (expected memcheck, racecheck, synccheck or all)";
+        *error = "unknown check '" + std::string(name) + "' (expected memcheck, racecheck, synccheck, initcheck or all)";
       return std::nullopt;
     }
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);

@@ -1,5 +1,6 @@
 #include "sanitize/op_traits.h"
 
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,23 @@ const std::string* value(const program::Op& op, std::string_view axis) {
   const int a = op.family->axis(axis);
   if (a < 0 || static_cast<size_t>(a) >= op.binding.value.size() || op.binding.value[a] < 0) return nullptr;
   return &op.family->axes[a].values[op.binding.value[a]];
+}
+
+// The register slots (and predicates) in `a`: a register, a vector's elements; an address's base
+// register goes to `addresses`.
+void slots_of(const program::Arg& a, std::vector<uint32_t>& regs, std::vector<uint32_t>& preds,
+              std::vector<uint32_t>& addresses) {
+  if (a.kind == program::ArgKind::Reg) regs.push_back(a.reg);
+  if (a.kind == program::ArgKind::Pred) preds.push_back(a.reg);
+  if (a.kind == program::ArgKind::Address && a.reg != program::kNoReg) addresses.push_back(a.reg);
+  for (const program::Arg& e : a.elems) slots_of(e, regs, preds, addresses);
+}
+
+// The bits of a register type (".b32": 32), 64 for anything else.
+unsigned width_of(const std::string* type) {
+  if (!type || type->size() < 3) return 64;
+  const int bits = std::atoi(type->c_str() + 2);
+  return bits == 8 || bits == 16 || bits == 32 ? static_cast<unsigned>(bits) : 64;
 }
 
 bool strong(const program::Op& op) {
@@ -40,6 +58,28 @@ OpTraits traits_of(const program::Op& op) {
   t.aligned = text.find(".aligned") != std::string_view::npos || (m.starts_with("bar.") && m != "bar.warp.sync");
   t.warp_sync = !t.cta_barrier && text.find(".sync") != std::string_view::npos;
   t.barrier = t.cta_barrier || cluster;
+  // Operand kinds (isa/family.h): a first operand of kind d, x, t, v or e is what the
+  // instruction writes; stores (st, stmatrix, wmma.store) copy their value operands to memory.
+  const bool stores = t.access == Access::Write || t.access == Access::StrongWrite;
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const char kind = i < op.family->operands.size() ? op.family->operands[i].kind : 'a';
+    const bool written = i == 0 && std::string_view("dxtve").find(kind) != std::string_view::npos &&
+                         op.args[i].kind != program::ArgKind::Address;
+    if (written) slots_of(op.args[i], t.writes, t.pred_writes, t.addresses);
+    else slots_of(op.args[i], stores ? t.stores : t.reads, t.pred_reads, t.addresses);
+  }
+  const std::string* type = value(op, "type");
+  t.width = width_of(type);
+  const bool pred = type && *type == ".pred";
+  const bool two = op.args.size() == 3 && t.writes.size() == 1, one = op.args.size() == 2 && t.writes.size() == 1;
+  if (m == "mov" && one && op.args[1].kind == program::ArgKind::Reg) t.rule = Rule::Copy;
+  else if (m == "not" && one && !pred) t.rule = Rule::Copy;
+  else if (m == "and" && two && !pred) t.rule = Rule::And;
+  else if (m == "or" && two && !pred) t.rule = Rule::Or;
+  else if (m == "xor" && two && !pred) t.rule = Rule::Xor;
+  else if (m == "shl" && two) t.rule = Rule::Shl;
+  else if (m == "shr" && two) t.rule = type && (*type)[1] == 's' ? Rule::ShrSigned : Rule::Shr;
+  t.cross_lane = m == "ldmatrix" || m == "stmatrix" || m.starts_with("wmma.");
   t.collective = t.barrier || m == "bar.warp.sync" || m == "shfl.sync" || m == "vote.sync" || m == "match.sync" ||
                  m == "redux.sync" || m == "elect.sync";
   return t;

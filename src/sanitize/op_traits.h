@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "program/program.h"
+#include "sanitize/definedness.h"
 
 namespace ptxvm::sanitize {
 
@@ -24,6 +26,14 @@ struct OpTraits {
   // A warp collective (shfl, vote, match, redux, elect, bar.warp.sync: §9.7.9.6, §9.7.13) or a
   // barrier: its undefined uses are synchronisation errors.
   bool collective = false;
+  // initcheck: the register slots the instruction writes (its first operand when that is a
+  // destination), those it reads as values, those whose values it stores to memory, and those it
+  // forms addresses from; the predicates it writes and reads. `rule` says how its result's bits
+  // follow its operands' (args[1], args[2]), in a `width`-bit result.
+  std::vector<uint32_t> writes, reads, stores, addresses, pred_writes, pred_reads;
+  Rule rule = Rule::Any;
+  unsigned width = 64;
+  bool cross_lane = false;  // a warp's matrix load or store: lanes move other lanes' fragments
 };
 
 OpTraits traits_of(const program::Op& op);

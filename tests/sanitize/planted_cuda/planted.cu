@@ -74,7 +74,7 @@ extern "C" __global__ void transpose_bug(unsigned* out, const unsigned* in) {
   unsigned x = threadIdx.x % 16, y = threadIdx.x / 16;
   tile[y][x] = in[y * 16 + x];  // expect: racecheck write-after-read hazard
   // missing __syncthreads()
-  out[y * 16 + x] = tile[x][y];  // expect: racecheck read-after-write hazard
+  out[y * 16 + x] = tile[x][y];  // expect: racecheck read-after-write hazard; initcheck uninitialised value stored to global memory
 }
 // launch: grid 1 block 256
 extern "C" __global__ void transpose_ok(unsigned* out, const unsigned* in) {
