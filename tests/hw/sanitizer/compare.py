@@ -1,4 +1,5 @@
 """compute-sanitizer's verdict on every planted bug of tests/sanitize (run on a GPU).
+Its initcheck tool joined the run after the first 43 cases were recorded.
 
 For each case (tests/sanitize/planted/*.ptx: kernels bug and ok; planted_cuda/planted.cu compiled
 to planted.sm_90.ptx: <case>_bug and <case>_ok), runs launch_ptx under compute-sanitizer with the
@@ -11,7 +12,7 @@ import json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SANITIZE = os.path.join(HERE, "..", "..", "sanitize")
-TOOLS = ["memcheck", "racecheck", "synccheck"]
+TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 
 
 def launch_of(lines):
