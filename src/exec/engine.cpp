@@ -317,9 +317,11 @@ mem::GuestFault deadlock(const Cluster& cluster, const Launch& launch) {
 }
 
 // Sets `cta` up to run CTA `id`; a reused Cta keeps the capacity of its buffers.
-void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
+void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, unsigned host_thread) {
   const program::Program& p = *l.program;
   cta.id = id;
+  cta.cluster = &cluster;
+  cta.rank = rank;
   cta.launch = &l;
   cta.host_thread = host_thread;
   cta.threads = static_cast<uint32_t>(l.block.count());
@@ -359,6 +361,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     w.program = &p;
     w.shared_data = cta.shared.bytes.data();
     w.shared_size = cta.shared.bytes.size();
+    w.shared_base = mem::cluster_shared_address(rank, 0);
     w.param_data = const_cast<uint8_t*>(l.params.bytes.data());  // as access_checked reaches it
     w.param_size = l.params.bytes.size();
     w.checked = l.sanitizer != nullptr;
@@ -381,6 +384,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, unsigned host_thread) {
     for (auto [first, count] : l.kernel->zeroed_slots)
       for (uint32_t slot = first; slot < first + count; ++slot)  // one fixed-size row at a time:
         std::memset(&w.regs[size_t{slot} * 32], 0, 32 * sizeof(uint64_t));  // stores, no call
+    std::fill_n(&w.regs[size_t{p.shared_base_reg} * 32], 32, w.shared_base);
     w.preds.assign(p.pred_regs, 0);
   }
 }
@@ -667,9 +671,7 @@ std::optional<FaultReport> run(Launch& launch) {
         spare.pop_back();
         Cta& cta = *r->ctas.back();
         const Dim3 in = unlinear(rank, cluster);
-        init_cta(launch, cta, {origin.x + in.x, origin.y + in.y, origin.z + in.z}, host_thread);
-        cta.cluster = &r->cluster;
-        cta.rank = rank;
+        init_cta(launch, cta, {origin.x + in.x, origin.y + in.y, origin.z + in.z}, r->cluster, rank, host_thread);
         cta.finished = false;
         r->cluster.ctas.push_back(&cta);
       }

@@ -17,8 +17,10 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     throw GuestFault{kind, s, address, size, std::move(detail)};
   };
   if (aligned && size > 1 && address % size != 0) return fail(GuestFault::Kind::Misaligned, space);
-  const auto [resolved, offset] = mem::resolve(space, address);
+  const auto [resolved, at] = mem::resolve(space, address);
   space = resolved;
+  uint64_t offset = at;
+  Cta* owner = cta;  // whose shared memory (a shared address may name another CTA of the cluster)
   uint8_t* p = nullptr;
   switch (space) {
   case Space::Global:
@@ -26,14 +28,18 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     if (last_global.data && size <= last_global.size - (offset - last_global.base))
       p = last_global.data + (offset - last_global.base);
     break;
-  case Space::Shared:
-    if (offset >> mem::kClusterRankShift) {  // another CTA's shared memory, or past the window
-      const SharedTarget t = shared_target(offset, lane);
-      p = t.cta->shared.at(t.offset, size);
-    } else {
-      p = cta->shared.at(offset, size);
-    }
+  case Space::Shared: {
+    const SharedTarget t = shared_target(offset, lane);
+    if (t.cta != cta && program->ops[current_pc].cta_window)
+      return fail(GuestFault::Kind::OutOfBounds, space,
+                  "a .shared::cta access at an address in the shared memory of CTA rank " + std::to_string(t.cta->rank) +
+                      " of the cluster, not the executing CTA's (rank " + std::to_string(cta->rank) +
+                      "): undefined (PTX §5.1.7); the H100 stops the kernel");
+    owner = t.cta;
+    offset = t.offset;
+    p = owner->shared.at(offset, size);
     break;
+  }
   case Space::Local: p = cta->local[first_thread + static_cast<uint32_t>(lane)].at(offset, size); break;
   case Space::Const: p = const_cast<mem::Buffer&>(program->constants).at(offset, size); break;
   case Space::Param: p = const_cast<mem::Buffer&>(launch->params).at(offset, size); break;
@@ -44,9 +50,8 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     switch (space) {
     case Space::Global: what = launch->global->describe(offset, size); break;
     case Space::Shared:
-      what = offset >> mem::kClusterRankShift ? "outside the shared memory of the CTA it names"
-                                                : "the CTA has " + std::to_string(cta->shared.bytes.size()) +
-                                                      " bytes of shared memory";
+      what = (owner == cta ? "the CTA has " : "the CTA of rank " + std::to_string(owner->rank) + " has ") +
+             std::to_string(owner->shared.bytes.size()) + " bytes of shared memory";
       break;
     case Space::Local:
       what = "a thread has " + std::to_string(cta->local[first_thread + static_cast<uint32_t>(lane)].bytes.size()) +
@@ -56,26 +61,27 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     }
     return fail(GuestFault::Kind::OutOfBounds, space, what);
   }
-  if (checked) observe(space, offset, size, lane, p);
+  if (checked) observe(space, owner, offset, size, lane, p);
   return p;
 }
 
-void Warp::observe(Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
+void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
   using sanitize::Access;
-  if (cta->init && space != Space::Const && space != Space::Param) init_access(space, offset, size, lane);
+  if (cta->init && space != Space::Const && space != Space::Param) init_access(space, owner, offset, size, lane);
   if (!cta->race) return;
   const Access a = launch->sanitizer->traits(current_pc).access;
   if (a == Access::None) return;
   const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
   const bool strong = a == Access::StrongRead || a == Access::StrongWrite || a == Access::Atomic;
-  const uint64_t location = sanitize::sync_key(sanitize::SyncKind::Location, uint64_t(space) << 52 ^ offset);
+  const uint64_t location =
+      sanitize::sync_key(sanitize::SyncKind::Location, uint64_t(space) << 52 ^ uint64_t{owner->rank} << 40 ^ offset);
   if (strong && a != Access::StrongWrite) cta->race->acquire(location, thread);
-  if (space == Space::Shared && !(offset >> mem::kClusterRankShift))
+  if (space == Space::Shared && owner == cta)
     if (auto h = cta->race->access(thread, current_pc, offset, size, a, bytes)) race_report(*h);
   if (strong && a != Access::StrongRead) cta->race->release(location, thread);
 }
 
-void Warp::init_access(Space space, uint64_t offset, uint32_t size, int lane) {
+void Warp::init_access(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane) {
   using sanitize::Access;
   const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
   const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
@@ -100,12 +106,7 @@ void Warp::init_access(Space space, uint64_t offset, uint32_t size, int lane) {
   }
   const bool local = space == Space::Local;
   // Shared memory of the cluster (§5.1.7): the shadow of the CTA that owns it.
-  sanitize::InitShadow* shadow = cta->init.get();
-  if (space == Space::Shared && (offset >> mem::kClusterRankShift)) {
-    const SharedTarget owner = shared_target(offset, lane);
-    shadow = owner.cta->init.get();
-    offset = owner.offset;
-  }
+  sanitize::InitShadow* shadow = owner->init.get();
   if (!shadow) return;
   switch (t.access) {
   case Access::Read:
@@ -269,20 +270,22 @@ void Warp::sync_report(int lane, std::string kind, std::string detail) {
 }
 
 Warp::SharedTarget Warp::shared_target(uint64_t address, int lane) {
-  if (!(address >> mem::kClusterRankShift)) return {cta, address};
-  const uint64_t field = address >> mem::kClusterRankShift;
-  const Cta* self = cta;
-  Cta* target = field - 1 < self->cluster->ctas.size() ? self->cluster->ctas[field - 1] : nullptr;
-  if (!target) {
+  if (address - shared_base < shared_size) return {cta, address - shared_base};
+  const Cluster& cluster = *cta->cluster;
+  Cta* target = address >> 32 ? nullptr : cluster.at(mem::rank_of(address));
+  const uint64_t place = address & mem::kCtaSharedMask;
+  if (!target || place < mem::kSharedReserved) {
     fault_lane = lane;
     throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Shared, address, 0,
-                     "outside the shared::cluster window (a cluster of " +
-                         std::to_string(self->cluster->ctas.size()) + " CTAs)"};
+                     target ? "in the first KiB of the shared window, which is the system's (user shared memory starts at "
+                              "offset 0x400)"
+                            : "outside the shared::cluster window (a cluster of " + std::to_string(cluster.ctas.size()) +
+                                  " CTAs: ranks in bits 31:24)"};
   }
   if (target->finished)
     undefined(lane, "shared::cluster access to CTA rank " + std::to_string(target->rank) +
                         ", which has exited (undefined: a CTA's shared memory lives until it exits, PTX §2.2.2)");
-  return {target, address & mem::kCtaSharedMask};
+  return {target, place - mem::kSharedReserved};
 }
 
 void Warp::find_global(uint64_t address) {
@@ -298,7 +301,7 @@ Warp::Span Warp::span(Space space, uint32_t mask, const uint64_t (&addr)[32], ui
   Span s;
   uint64_t extent;
   if (space == Space::Shared || (space == Space::Generic && first - mem::kSharedWindow < mem::kWindowSize)) {
-    s = {shared_data, space == Space::Shared ? 0 : mem::kSharedWindow};
+    s = {shared_data, space == Space::Shared ? shared_base : mem::kSharedWindow + shared_base};
     extent = shared_size;
   } else if (space == Space::Global || (space == Space::Generic && first < mem::kParamWindow)) {
     if (first - last_global.base >= last_global.size) find_global(first);

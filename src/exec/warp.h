@@ -98,9 +98,11 @@ public:
   // between two arrays): allocations cannot change during a launch, so they are kept from CTA to
   // CTA (engine.cpp init_cta).
   mem::GlobalMemory::Range last_global, other_global;
-  // The CTA's shared memory (Cta::shared, sized once per CTA), for access's fast path.
+  // The CTA's shared memory (Cta::shared, sized once per CTA) and the shared address of its first
+  // byte (mem::cluster_shared_address: the CTA's rank, the reserved KiB), for access's fast path.
   uint8_t* shared_data = nullptr;
   uint64_t shared_size = 0;
+  uint64_t shared_base = 0;
   // The launch's kernel parameter buffer (Launch::params), likewise.
   uint8_t* param_data = nullptr;
   uint64_t param_size = 0;
@@ -285,8 +287,9 @@ public:
       if ((space == mem::Space::Global || (space == mem::Space::Generic && address < mem::kParamWindow)) &&
           offset < last_global.size && size <= last_global.size - offset)
         return last_global.data + offset;
-      if (space == mem::Space::Shared && address < shared_size && size <= shared_size - address)
-        return shared_data + address;
+      if (space == mem::Space::Shared && address - shared_base < shared_size &&
+          size <= shared_size - (address - shared_base))
+        return shared_data + (address - shared_base);
       if (space == mem::Space::Param && address < param_size && size <= param_size - address)
         return param_data + address;
     }
@@ -313,8 +316,9 @@ public:
     std::memcpy(access(space, address, sizeof(T), lane), &v, sizeof(T));
   }
 
-  // The CTA and offset of a shared::cluster address (mem::cluster_shared_address); reports a rank
-  // outside the cluster, or a CTA that has exited (§2.2.2), as a fault of lane `lane`.
+  // The CTA whose shared memory a shared address names (mem::cluster_shared_address) and the
+  // offset there; reports a rank outside the cluster, the system's reserved KiB, or a CTA that has
+  // exited (§2.2.2) as a fault of lane `lane`. The offset is not bounds-checked.
   struct SharedTarget {
     Cta* cta;
     uint64_t offset;
@@ -350,12 +354,13 @@ public:
 
 private:
   uint8_t* access_checked(mem::Space space, uint64_t address, uint32_t size, int lane, bool aligned);
-  // Shows an access that succeeded to racecheck (access_checked, when the launch runs checks);
-  // `bytes`: the memory accessed.
-  void observe(mem::Space space, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
+  // Shows an access that succeeded to the checks (access_checked, when the launch runs them):
+  // `offset` in `space` (in `owner`'s shared memory for .shared); `bytes`: the memory accessed.
+  void observe(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
-  // initcheck: an access of lane `lane` to [offset, offset + size) of `space`.
-  void init_access(mem::Space space, uint64_t offset, uint32_t size, int lane);
+  // initcheck: an access of lane `lane` to [offset, offset + size) of `space` (of `owner`'s shared
+  // memory for .shared).
+  void init_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);
   void init_report(int lane, uint32_t from, const char* kind, const std::string& what);
   void release_lanes(uint32_t lanes, uint64_t key);
   void acquire_lanes(uint32_t lanes, uint64_t key);

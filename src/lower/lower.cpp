@@ -92,6 +92,7 @@ public:
     for (const std::string& t : m.targets)
       if (t.rfind("sm_", 0) == 0) prog_.target = t;
     scopes_.emplace_back();
+    prog_.shared_base_reg = next_slot_++;
     declare_functions(m);
     layout_module_variables(m);
     if (diags_.has_errors()) return std::nullopt;
@@ -362,6 +363,25 @@ private:
     }
   }
 
+  // The .shared variable an address expression of address_value starts from, or null.
+  const Expr* shared_variable(const Expr& e) {
+    const Expr* base = &e;
+    while (base->kind == Expr::Kind::Generic ||
+           (base->kind == Expr::Kind::Binary && (base->bop == BinaryOp::Add || base->bop == BinaryOp::Sub)))
+      base = base->kids[0].get();
+    if (base->kind != Expr::Kind::Symbol) return nullptr;
+    const Symbol* s = lookup(base->name);
+    return s && s->kind == Symbol::Kind::Var && s->space == Space::Shared ? base : nullptr;
+  }
+
+  // A shared variable's address holds the CTA's rank (mem::cluster_shared_address): the operand
+  // is [Program::shared_base_reg + the offset of the variable in user shared memory].
+  void shared_relative(const std::string& name, Arg& a) {
+    a.reg = prog_.shared_base_reg;
+    // Dynamic shared memory follows the static variables: patched once their size is known.
+    if (dynamic_shared_.count(name)) pending_dynamic_ = true;
+  }
+
   // A constant in the representation of `type`.
   // Floats convert to the operand's float type (a 0f literal keeps its exact bits, §4.5.2);
   // integers keep their bits, which the handler truncates to the operand size.
@@ -517,6 +537,9 @@ private:
     // The state-space axis is `ss` in ld/st and `space` in atom, red, prefetch, isspacep, ...
     const std::string* space = b.value("ss") ? b.value("ss") : b.value("space");
     std::string ss = space ? *space : "";
+    const std::string& mnemonic = b.family->mnemonic;
+    op.cta_window = (ss == ".shared" || ss == ".shared::cta") &&
+                    (mnemonic == "ld" || mnemonic == "st" || mnemonic == "atom" || mnemonic == "red");
     const std::vector<isa::Operand>& row = b.family->operands;
     for (size_t i = 0; i < in.operands.size(); ++i) {
       negatable_ = i < row.size() && row[i].negatable;
@@ -593,7 +616,7 @@ private:
         bool generic = ss.empty();
         a.space = generic ? Space::Generic : s->space;
         a.imm = (generic ? generic_address(s->space, s->address) : s->address) + static_cast<uint64_t>(offset);
-        if (s->space == Space::Shared && dynamic_shared_.count(base->name)) pending_dynamic_ = true;
+        if (s->space == Space::Shared) shared_relative(base->name, a);
         return true;
       }
       return fail(base->loc, "'" + base->name + "' cannot be used as an address");
@@ -654,6 +677,11 @@ private:
     if (auto addr = address_value(e)) {  // var+offset as a value
       a.kind = ArgKind::Imm;
       a.imm = *addr;
+      if (const Expr* v = shared_variable(e)) {
+        a.kind = ArgKind::Address;
+        a.space = Space::Shared;
+        shared_relative(v->name, a);
+      }
       return true;
     }
     front::EvalResult r = front::evaluate(e);
@@ -721,8 +749,10 @@ private:
       a.kind = ArgKind::Imm;
       a.space = s.space;
       a.imm = s.address;
-      // Dynamic shared memory follows the static variables: patched once their size is known.
-      if (s.space == Space::Shared && dynamic_shared_.count(e.name)) pending_dynamic_ = true;
+      if (s.space == Space::Shared) {
+        a.kind = ArgKind::Address;
+        shared_relative(e.name, a);
+      }
       return true;
     }
     return false;

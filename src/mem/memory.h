@@ -42,16 +42,26 @@ inline Resolved resolve(Space space, uint64_t address) {
   return {Space::Global, address};
 }
 
-// The shared::cluster window (§5.1.7): every CTA's shared memory, of which the shared::cta window
-// (the executing CTA's) is a part. ptxvm's encoding: a CTA's rank plus one from bit
-// kClusterRankShift up, the offset in its shared memory below; 0 there names the executing CTA,
-// so that every shared::cta address is also that CTA's shared::cluster address. A generic address
-// in the shared window maps the same way (window + shared::cluster address).
+// Shared addresses (§5.1.7) as the H100 forms them (tests/hw/cluster/README.md): bits 31:24 the
+// rank in its cluster of the CTA whose shared memory holds the byte, bits 23:0 the byte's place in
+// that CTA's shared window, whose first KiB is the system's (user shared memory starts at
+// kSharedReserved). A CTA's own addresses carry its own rank, so that every shared::cta address
+// is also that CTA's shared::cluster address; without a cluster the rank is 0. A generic address
+// in the shared window is the window plus the shared address.
 inline constexpr unsigned kClusterRankShift = 24;
 inline constexpr uint64_t kCtaSharedMask = (uint64_t{1} << kClusterRankShift) - 1;
+inline constexpr uint64_t kSharedReserved = 0x400;
+// The address of byte `offset` of user shared memory in the CTA of rank `rank`.
 inline uint64_t cluster_shared_address(uint32_t rank, uint64_t offset) {
-  return (uint64_t{rank} + 1) << kClusterRankShift | (offset & kCtaSharedMask);
+  return uint64_t{rank & 0xff} << kClusterRankShift | ((kSharedReserved + offset) & kCtaSharedMask);
 }
+// The same place in the shared memory of the CTA of rank `rank` (mapa's arithmetic: the rank
+// field replaced, §9.7.9.23).
+inline uint64_t with_rank(uint64_t address, uint32_t rank) {
+  return uint64_t{rank & 0xff} << kClusterRankShift | (address & kCtaSharedMask);
+}
+// The rank field of a shared address (getctarank, §9.7.9.24).
+inline uint32_t rank_of(uint64_t address) { return static_cast<uint32_t>(address >> kClusterRankShift) & 0xff; }
 
 // A .shared-qualified operand's offset in the CTA's shared memory: a shared address as it is, or
 // (a shared variable named in the operand) a generic address in the shared window.

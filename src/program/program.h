@@ -67,6 +67,10 @@ struct Op {
   // which need not have written them (shfl.sync's source, §9.7.9.6; every fragment of a matrix
   // instruction, §9.7.14): its selector sets it, so that lowering zeroes them (lower/zeroed_slots.h).
   uint32_t cross_lane = 0;
+  // A .shared::cta (or plain .shared) ld, st, atom or red: an address in another CTA's shared
+  // memory is undefined (§5.1.7), and the H100 stops the kernel (tests/hw/cluster), as
+  // exec::Warp::access does.
+  bool cta_window = false;
   uint32_t function = 0;    // index into Program::functions
   uint32_t line = 0;        // PTX source line
   uint32_t source_file = 0, source_line = 0;  // the .loc before it (§11.5.3): .file index and line; 0: none
@@ -119,6 +123,10 @@ struct Program {
   std::unordered_map<std::string, uint32_t> function_index;
   uint32_t reg_slots = 0;    // 64-bit register slots per lane
   uint32_t pred_regs = 0;
+  // A slot no function owns, in which every lane holds its CTA's shared address of user shared
+  // memory's first byte (mem::cluster_shared_address(rank, 0)): a shared variable's address is an
+  // Address operand [this slot + its offset], as the CTA's rank is part of it (§5.1.7).
+  uint32_t shared_base_reg = 0;
   uint32_t shared_bytes = 0; // static shared memory of the module
   uint32_t local_bytes = 0;  // per-thread local memory (all functions' .local and .param frames)
   mem::Buffer constants;     // the module's constant bank, initialised

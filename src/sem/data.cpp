@@ -323,10 +323,8 @@ void isspacep(Warp& w, const Op& op, uint32_t m) {
     uint64_t a = w.get<uint64_t>(op.args[1], l);
     auto in = [&](Space s) { return a - kWindow[static_cast<size_t>(s)] < mem::kWindowSize && a >= kWindow[static_cast<size_t>(s)]; };
     bool r = space == Space::Global ? !in(Space::Shared) && !in(Space::Local) && !in(Space::Const) : in(space);
-    if (r && op.aux) {  // another CTA's shared memory is not in the shared::cta window
-      const uint64_t field = (a - mem::kSharedWindow) >> mem::kClusterRankShift;
-      r = field == 0 || field == w.cta->rank + 1;
-    }
+    if (r && op.aux)  // another CTA's shared memory is not in the shared::cta window
+      r = a - mem::kSharedWindow < uint64_t{1} << 32 && mem::rank_of(a - mem::kSharedWindow) == w.cta->rank;
     w.set_pred(op.args[0], l, r);
   });
 }
@@ -338,7 +336,8 @@ bool select_cvta(const isa::Bound& b, Op& op, std::string& why) {
   // cvta.space p, var: the variable must be in that space (lowering gives a variable operand
   // its space). A device function's .param variables live in the thread's frame (§5.1.6.4).
   const Arg& a = op.args[1];
-  if ((op.aux & 1) && a.kind == ArgKind::Imm && a.space != Space::Generic && a.space != space)
+  if ((op.aux & 1) && (a.kind == ArgKind::Imm || a.kind == ArgKind::Address) && a.space != Space::Generic &&
+      a.space != space)
     return unsupported(why, std::string("the variable is in .") + mem::to_string(a.space) + ", not the space of cvta" +
                                 (space == Space::Param ? " (a device function's parameter is .local: §5.1.6.4)" : ""));
   op.fn = &cvta;

@@ -324,7 +324,7 @@ TEST(Data, HintsPoliciesAndSpaceQueries) {
   EXPECT_EQ(v[3], 0x1234567890ull);
   // The parameter window lies inside the global one (§9.7.9.19).
   EXPECT_EQ(v[4] & 0xffffffffu, 1u | 2u | 4u | 8u | 16u | 512u | 1024u | 2048u);
-  EXPECT_EQ(v[4] >> 32, 0u);  // sh is at shared offset 0
+  EXPECT_EQ(v[4] >> 32, 0x400u);  // sh is the first byte of user shared memory (mem::cluster_shared_address)
   EXPECT_EQ(v[5], 0u);
 }
 

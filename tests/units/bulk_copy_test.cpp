@@ -137,7 +137,7 @@ TEST(BulkCopy, CompletingOnAnInvalidatedBarrierIsReported) {  // §9.7.13.15
     @%p1 mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
   )", nullptr);
   ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("completes on shared address 0, which no longer holds an initialized mbarrier"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("completes on shared address 1024, which no longer holds an initialized mbarrier"), std::string::npos) << r.error;
 }
 
 }  // namespace

@@ -74,6 +74,10 @@ COPY:
   tcgen05.fence::after_thread_sync;
   ld.shared.u32 %r6, [slot];
   ld.param.u64 %rd3, [desc];
+  mov.u32 %r16, smem;  // the descriptor's start counts from smem: its shared address added
+  shr.u32 %r16, %r16, 4;
+  cvt.u64.u32 %rd6, %r16;
+  add.s64 %rd3, %rd3, %rd6;
   @!%p2 bra WAIT;
   )" + cp + R"( [%r6], %rd3;
   tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
@@ -97,7 +101,7 @@ WAIT:
   ret;
 }
 )");
-  // Table 40: start 0, LBO, SBO, the fixed 0b001, no swizzle.
+  // Table 40: start 0 (the kernel adds smem's address), LBO, SBO, the fixed 0b001, no swizzle.
   const uint64_t desc = uint64_t{kLbo >> 4} << 16 | uint64_t{kSbo >> 4} << 32 | uint64_t{1} << 46;
   const uint64_t in = h.buffer(words), out = h.buffer(std::vector<uint32_t>(128 * 8, 0));
   const LaunchResult r = h.launch("k", {1}, {128}, {arg(out), arg(in), arg(desc)});

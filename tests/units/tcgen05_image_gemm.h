@@ -9,7 +9,7 @@ namespace ptxvm::test {
 // `gemm`, 128 threads. Warp 0 allocates all 512 columns; the CTA copies `img` into shared
 // memory; each warp stores its 32 lanes of `tmem` (tcols columns, a multiple of 4) at column 256;
 // thread 0 issues `steps` MMAs — `mma`, in which %r8 is d-tmem (column 0), %rd6 and %rd7 the
-// descriptors, %r15 idesc, %r17 %r18 %r19 the Tensor Memory addresses x, y and z (column
+// descriptors (their start addresses count from the image: the kernel adds its address), %r15 idesc, %r17 %r18 %r19 the Tensor Memory addresses x, y and z (column
 // 256 + x_col ...), %p6 enable-input-d (false for the first MMA) — moving the descriptors by
 // astep / bstep, x, y, z by their steps in columns and adding idesc_step to idesc each time, and
 // commits; every warp reads its 32 lanes of columns [0, ncols) into out[lane][column].
@@ -82,6 +82,11 @@ STS:
   @!%p3 bra WAIT;
   ld.param.u64 %rd6, [adesc];
   ld.param.u64 %rd7, [bdesc];
+  mov.u32 %r29, smem;  // the descriptors' start addresses count from smem: its address added
+  shr.u32 %r29, %r29, 4;
+  cvt.u64.u32 %rd12, %r29;
+  add.s64 %rd6, %rd6, %rd12;
+  add.s64 %rd7, %rd7, %rd12;
   ld.param.u32 %r15, [idesc];
   ld.param.u32 %r16, [steps];
   ld.param.u64 %rd8, [astep];

@@ -148,6 +148,9 @@ void run(const Case& c) {
                     "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [sm];\nld.param.u64 %rd3, [th];\n"
                     "ld.param.u64 %rd20, [da];\nld.param.u64 %rd21, [db];\n"
                     "mov.u32 %r100, %tid.x;\nmov.u32 %r101, 0;\nmov.u32 %r102, tile;\n"
+                    // the descriptors' start addresses count from the tile: its address added
+                    "shr.u32 %r107, %r102, 4;\ncvt.u64.u32 %rd22, %r107;\nadd.u64 %rd20, %rd20, %rd22;\n"
+                    "add.u64 %rd21, %rd21, %rd22;\n"
                     "COPY:\nshl.b32 %r103, %r101, 9;\nshl.b32 %r104, %r100, 2;\nadd.u32 %r103, %r103, %r104;\n"
                     "cvt.u64.u32 %rd4, %r103;\nadd.u64 %rd4, %rd2, %rd4;\nld.global.u32 %r105, [%rd4];\n"
                     "add.u32 %r106, %r102, %r103;\nst.shared.u32 [%r106], %r105;\nadd.u32 %r101, %r101, 1;\n"

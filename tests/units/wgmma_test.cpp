@@ -21,7 +21,8 @@ std::string wgmma_kernel(const std::string& body) {
          "ld.param.u64 %rd9, [out];\nld.param.u64 %rd5, [start];\n"
          "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd2, %rd9, %rd2;\n"
          // 64 bytes of 1.0 (f16 0x3c00) per thread: the whole tile
-         "mov.u32 %r2, tile;\nshl.b32 %r3, %r1, 6;\nadd.u32 %r3, %r2, %r3;\nmov.u32 %r4, 0;\n"
+         // start counts from the tile: its address added
+         "mov.u32 %r2, tile;\ncvt.u64.u32 %rd15, %r2;\nadd.u64 %rd5, %rd5, %rd15;\nshl.b32 %r3, %r1, 6;\nadd.u32 %r3, %r2, %r3;\nmov.u32 %r4, 0;\n"
          "FILL:\nst.shared.u32 [%r3], 0x3c003c00;\nadd.u32 %r3, %r3, 4;\nadd.u32 %r4, %r4, 1;\n"
          "setp.lt.u32 %p1, %r4, 16;\n@%p1 bra FILL;\n"
          "bar.sync 0;\nfence.proxy.async.shared::cta;\n"

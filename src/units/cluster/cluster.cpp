@@ -117,10 +117,10 @@ void mapa(Warp& w, const Op& op, uint32_t m) {
                           std::to_string(n) + " CTAs (undefined, PTX §9.7.9.23)");
     const uint64_t a = w.get<uint64_t>(op.args[1], l);
     const mem::Resolved at = mem::resolve(op.aux ? Space::Shared : Space::Generic, a);
-    if (at.space != Space::Shared || (at.offset >> mem::kClusterRankShift))
+    if (at.space != Space::Shared || at.offset >> 32 || mem::rank_of(at.offset) != w.cta->rank)
       w.undefined(l, "'" + op.text + "': address " + std::to_string(a) + " is not in the executing CTA's shared memory "
                                                                          "(undefined, PTX §9.7.9.23)");
-    const uint64_t mapped = mem::cluster_shared_address(rank, at.offset);
+    const uint64_t mapped = mem::with_rank(at.offset, rank);
     w.set<uint64_t>(op.args[0], l, op.aux ? mapped : mem::kSharedWindow + mapped);
   });
 }
@@ -134,11 +134,11 @@ void getctarank(Warp& w, const Op& op, uint32_t m) {
     if (at.space != Space::Shared)
       w.undefined(l, "'" + op.text + "': address " + std::to_string(a) +
                           " is not in the cluster's shared memory (undefined, PTX §9.7.9.24)");
-    const uint64_t field = at.offset >> mem::kClusterRankShift;  // 0: the executing CTA
-    if (field > w.cta->cluster->ctas.size())
+    const uint32_t rank = mem::rank_of(at.offset);
+    if (at.offset >> 32 || rank >= w.cta->cluster->ctas.size())
       w.undefined(l, "'" + op.text + "': address " + std::to_string(a) +
                           " is outside the cluster's shared memory (undefined, PTX §9.7.9.24)");
-    w.set<uint32_t>(op.args[0], l, field ? static_cast<uint32_t>(field - 1) : w.cta->rank);
+    w.set<uint32_t>(op.args[0], l, rank);
   });
 }
 

@@ -37,7 +37,7 @@ void try_cancel(Warp& w, const Op& op, uint32_t m) {
     if (LaunchControl* c = w.cta->units.find<LaunchControl>(); c && c->failure_observed)
       w.undefined(l, "'" + op.text + "' after this CTA observed a failed request (undefined, PTX §9.7.13.17)");
     const uint64_t addr = mem::shared_offset(w.address(op.args[0], l)), bar = mem::shared_offset(w.address(op.args[1], l));
-    if (addr % 16 || (addr >> mem::kClusterRankShift) || (bar >> mem::kClusterRankShift))
+    if (addr % 16 || bar % 8 || w.shared_target(addr, l).cta != w.cta || w.shared_target(bar, l).cta != w.cta)
       w.undefined(l, "'" + op.text + "': the response and the mbarrier must be 16- and 8-byte aligned addresses in the "
                                      "executing CTA's shared memory (undefined, PTX §9.7.13.17)");
     const exec::Launch& launch = *w.launch;
@@ -55,9 +55,9 @@ void try_cancel(Warp& w, const Op& op, uint32_t m) {
       if (to->finished)
         w.undefined(l, "'" + op.text + "': CTA rank " + std::to_string(r) +
                            " of the cluster has exited (undefined with .multicast::cluster::all, PTX §9.7.13.17)");
-      const uint64_t at = op.aux ? mem::cluster_shared_address(r, addr) : addr;
+      const uint64_t at = op.aux ? mem::with_rank(addr, r) : addr;
       uint8_t* bytes = w.access(Space::Shared, at, 16, l);
-      mbarrier::expect_completion(w, op.aux ? mem::cluster_shared_address(r, bar) : bar, l, op.text,
+      mbarrier::expect_completion(w, op.aux ? mem::with_rank(bar, r) : bar, l, op.text,
                                   [bytes, response, to, cancelled] {
                                     std::memcpy(bytes, response.data(), 16);
                                     if (!cancelled) to->unit<LaunchControl>().failure_observed = true;

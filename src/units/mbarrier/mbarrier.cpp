@@ -103,7 +103,7 @@ bool valid(exec::Cta& cta, uint32_t offset) {
 State load(Warp& w, const Op& op, const Arg& a, int l, Object& o) {
   o = object(w, op, a, l);
   if (!valid(*o.cta, o.offset))
-    w.undefined(l, "'" + op.text + "' on shared address " + std::to_string(o.offset) +
+    w.undefined(l, "'" + op.text + "' on shared address " + std::to_string(mem::cluster_shared_address(o.cta->rank, o.offset)) +
                   ", which holds no initialized mbarrier object (undefined, PTX §9.7.13.15)");
   uint64_t v;
   std::memcpy(&v, o.bytes, 8);
@@ -235,9 +235,9 @@ void land_pending(Warp& w, const Op& op, uint32_t offset, int l) {
   for (Transaction& t : landing) {
     const uint32_t bytes = t.land();
     if (!valid(*w.cta, offset))
-      w.undefined(l, "'" + t.issuer + "' completes on shared address " + std::to_string(offset) +
+      w.undefined(l, "'" + t.issuer + "' completes on shared address " + std::to_string(w.shared_base + offset) +
                                   ", which no longer holds an initialized mbarrier object (undefined, PTX §9.7.13.15)");
-    uint8_t* at = w.access(Space::Shared, offset, 8, l);
+    uint8_t* at = w.access(Space::Shared, w.shared_base + offset, 8, l);
     uint64_t v;
     std::memcpy(&v, at, 8);
     State s = decode(v);

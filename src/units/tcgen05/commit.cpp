@@ -52,10 +52,9 @@ void commit(Warp& w, const Op& op, uint32_t m) {
     if (!cta.cluster->holds(mask))
       w.undefined(l, "'" + op.text + "': ctaMask " + std::to_string(mask) + " names ranks outside the cluster of " +
                          std::to_string(cta.cluster->ctas.size()) + " CTAs (§9.7.16.12.1)");
-    const uint32_t offset = static_cast<uint32_t>(barrier & mem::kCtaSharedMask);
     for (uint32_t rest = mask; rest; rest &= rest - 1)
-      mbarrier::expect_completion(w, mem::cluster_shared_address(static_cast<uint32_t>(std::countr_zero(rest)), offset),
-                                  l, op.text, land, 1);
+      mbarrier::expect_completion(w, mem::with_rank(barrier, static_cast<uint32_t>(std::countr_zero(rest))), l, op.text,
+                                  land, 1);
   });
 }
 

@@ -85,11 +85,13 @@ void cp(Warp& w, const Op& op, uint32_t m) {
         const auto& shared = c->shared.bytes;
         for (unsigned r = 0; r < s.rows; ++r)
           for (unsigned k = 0; k < s.chunks; ++k) {
-            const uint64_t at = mma::element_bit_address(d, true, 128, r, k) / 8;
+            // a shared address (mem::cluster_shared_address): less the reserved KiB
+            const uint64_t address = mma::element_bit_address(d, true, 128, r, k) / 8;
+            const uint64_t at = address - mem::kSharedReserved;
             if (at + 16 > shared.size())
-              issuer->undefined(l, "'" + op.text + "' reads shared byte " + std::to_string(at) +
+              issuer->undefined(l, "'" + op.text + "' reads shared address " + std::to_string(address) +
                                        " through its descriptor, outside the CTA's " + std::to_string(shared.size()) +
-                                       " bytes of shared memory (§9.7.16.9.2)");
+                                       " bytes of shared memory from 0x400 (§9.7.16.9.2)");
             const std::array<uint8_t, 16> bytes = mma::unpack_b8x16(&shared[at], s.packed_bits);
             for (unsigned lane : lanes_of(s, r))
               std::memcpy(&tm.cell(lane_of(taddr) + lane, column_of(taddr) + 4 * k), bytes.data(), 16);

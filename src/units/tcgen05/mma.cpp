@@ -265,11 +265,13 @@ struct Mma {
     for (unsigned mn = 0; mn < mns; ++mn)
       for (unsigned k = 0; k < ks; ++k) {
         const uint64_t at = mma::element_bit_address(d, k_major, g, mn0 + mn, k);
-        const uint64_t chunk = at / 128 * 16, bit = (at % 128) / g * v;  // the 16-byte chunk, the element in it
+        // the 16-byte chunk (a shared address, mem::cluster_shared_address: less the reserved
+        // KiB), the element in it
+        const uint64_t chunk = at / 128 * 16 - mem::kSharedReserved, bit = (at % 128) / g * v;
         if (chunk + 16 > shared.size())
-          issuer->undefined(lane, "'" + op->text + "' reads shared byte " + std::to_string(chunk) +
+          issuer->undefined(lane, "'" + op->text + "' reads shared address " + std::to_string(at / 128 * 16) +
                                       " through its matrix descriptor, outside the CTA's " +
-                                      std::to_string(shared.size()) + " bytes of shared memory (§9.7.16.4.1)");
+                                      std::to_string(shared.size()) + " bytes of shared memory from 0x400 (§9.7.16.4.1)");
         uint64_t word[2];
         std::memcpy(word, &shared[chunk], 16);
         uint64_t x = word[bit / 64] >> (bit % 64);

@@ -207,12 +207,14 @@ struct Mma {
     const auto& shared = cta->shared.bytes;
     for (unsigned mn = 0; mn < mns; mn += k_major ? 1 : per_chunk)
       for (unsigned k = 0; k < ks; k += k_major ? per_chunk : 1) {
-        const uint64_t at = mma::element_bit_address(d, k_major, bits, mn, k);
+        // descriptors hold shared addresses (mem::cluster_shared_address): less the reserved KiB
+        const uint64_t address = mma::element_bit_address(d, k_major, bits, mn, k);
+        const uint64_t at = address - mem::kSharedReserved * 8;
         const unsigned n = std::min(per_chunk, k_major ? ks - k : mns - mn);
         if (at / 8 + (uint64_t{n} * bits + 7) / 8 > shared.size())
-          w.undefined(0, "'" + op->text + "' reads shared byte " + std::to_string(at / 8) +
+          w.undefined(0, "'" + op->text + "' reads shared address " + std::to_string(address / 8) +
                               " through its matrix descriptor, outside the CTA's " + std::to_string(shared.size()) +
-                              " bytes of shared memory (§9.7.15.5.1)");
+                              " bytes of shared memory from 0x400 (§9.7.15.5.1)");
         uint64_t chunk[2] = {0, 0};  // the 16 bytes at `at`, or the part inside shared memory
         std::memcpy(chunk, &shared[at / 8], std::min<uint64_t>(16, shared.size() - at / 8));
         uint64_t* to = &out[size_t{mn} * mn_stride + size_t{k} * k_stride];
