@@ -15,7 +15,8 @@ struct Checks {
   bool racecheck = false;  // shared-memory hazards between threads no synchronisation orders
   bool synccheck = false;  // barriers and .aligned instructions reached by part of a CTA or warp
   bool initcheck = false;  // uses of values loaded from shared or local memory no thread wrote
-  bool any() const { return memcheck || racecheck || synccheck || initcheck; }
+  bool async = false;      // memory an asynchronous copy in flight writes or reads, accessed
+  bool any() const { return memcheck || racecheck || synccheck || initcheck || async; }
   // "memcheck,racecheck", "all": the checks named, or nullopt with *error saying which name is
   // unknown.
   static std::optional<Checks> parse(std::string_view list, std::string* error);
@@ -34,11 +35,11 @@ struct CheckSite {
 
 // One finding. Reports of the same kind at the same instructions fold into one (`count`).
 struct CheckReport {
-  std::string check;   // "memcheck", "racecheck", "synccheck" or "initcheck"
+  std::string check;   // "memcheck", "racecheck", "synccheck", "initcheck" or "async"
   std::string kind;    // "out-of-bounds", "write-after-read hazard", "divergent barrier", ...
   std::string kernel;
   CheckSite site;      // the access or instruction reported
-  std::optional<CheckSite> other;  // racecheck: the earlier access of the pair
+  std::optional<CheckSite> other;  // racecheck: the earlier access of the pair; async: the issue
   std::string space;   // the state space accessed, when an access is reported
   uint64_t address = 0;
   uint32_t size = 0;

@@ -203,6 +203,7 @@ private:
     }
     if (t.warp_sync && exec) w.joined(exec);
     w.init_uses(exec);
+    if (w.async_registers) w.async_uses(exec);
     return true;
   }
 
@@ -366,6 +367,9 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
     w.param_size = l.params.bytes.size();
     w.checked = l.sanitizer != nullptr;
     w.race_checked = cta.race != nullptr;
+    w.async_checked = cluster.async != nullptr;
+    w.async_registers = 0;
+    if (w.async_checked) w.async_register_pc.assign(p.reg_slots, 0), w.async_register_count.assign(p.reg_slots, 0);
     if (cta.init) {
       w.vbits.assign(size_t{p.reg_slots} * 32, 0);
       w.vfrom.assign(size_t{p.reg_slots} * 32, 0);
@@ -665,6 +669,7 @@ std::optional<FaultReport> run(Launch& launch) {
       auto r = std::make_unique<Resident>();
       const Dim3 origin = cluster_origin(launch, i);
       r->cluster.id = {origin.x / cluster.x, origin.y / cluster.y, origin.z / cluster.z};
+      if (launch.sanitizer && launch.sanitizer->checks.async) r->cluster.async = std::make_unique<sanitize::AsyncShadow>();
       for (uint32_t rank = 0; rank < cluster_ctas; ++rank) {
         if (spare.empty()) spare.push_back(std::make_unique<Cta>());
         r->ctas.push_back(std::move(spare.back()));

@@ -18,6 +18,7 @@
 #include "program/program.h"
 #include "mem/memory.h"
 #include "mma/arith.h"
+#include "sanitize/async.h"
 #include "sanitize/init.h"
 #include "sanitize/race.h"
 #include "sanitize/session.h"
@@ -109,6 +110,7 @@ struct Cluster {
   Dim3 id;                 // %clusterid
   std::vector<Cta*> ctas;  // by rank
   Units units;             // the state of cluster-scope units (the cluster barrier)
+  std::unique_ptr<sanitize::AsyncShadow> async;  // the async check's regions, when it runs
 
   template <typename U>
   U& unit() { return units.get<U>(*this); }

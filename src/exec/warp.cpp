@@ -68,6 +68,7 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
 void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
   using sanitize::Access;
   if (cta->init && space != Space::Const && space != Space::Param) init_access(space, owner, offset, size, lane);
+  if (async_checked && (space == Space::Shared || space == Space::Global)) async_access(space, owner, offset, size, lane);
   if (!cta->race) return;
   const Access a = launch->sanitizer->traits(current_pc).access;
   if (a == Access::None) return;
@@ -79,6 +80,80 @@ void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int 
   if (space == Space::Shared && owner == cta)
     if (auto h = cta->race->access(thread, current_pc, offset, size, a, bytes)) race_report(*h);
   if (strong && a != Access::StrongRead) cta->race->release(location, thread);
+}
+
+Warp::AsyncTicket Warp::async_open(const char* completion) {
+  async_completion_ = completion;
+  return {cta->cluster, cta->cluster->async->open()};
+}
+
+void Warp::AsyncTicket::retire() const {
+  if (id) cluster->async->retire(id);
+}
+
+void Warp::async_add(const AsyncTicket& t, int lane, Space space, uint64_t address, uint64_t size, bool source) {
+  sanitize::AsyncShadow::Region r;
+  r.space = space;
+  r.offset = address;
+  if (space == Space::Shared) {
+    const SharedTarget at = shared_target(address, lane);
+    r.rank = at.cta->rank;
+    r.offset = at.offset;
+  }
+  r.size = size;
+  r.source = source;
+  r.ticket = t.id;
+  r.cta[0] = cta->id.x, r.cta[1] = cta->id.y, r.cta[2] = cta->id.z;
+  r.thread = first_thread + static_cast<uint32_t>(lane);
+  r.pc = current_pc;
+  r.completion = async_completion_ ? async_completion_ : "its completion";
+  t.cluster->async->add(std::move(r));
+}
+
+void Warp::async_access(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane) {
+  using sanitize::Access;
+  const Access a = launch->sanitizer->traits(current_pc).access;
+  if (a == Access::None) return;  // a unit's own access
+  const bool write = a == Access::Write || a == Access::StrongWrite || a == Access::Atomic;
+  const sanitize::AsyncShadow::Region* r =
+      cta->cluster->async->conflict(space, space == Space::Shared ? owner->rank : 0, offset, size, write);
+  if (!r) return;
+  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  CheckReport report;
+  report.check = "async";
+  report.kind = r->source ? "write to the source of an asynchronous operation in flight"
+                : write   ? "write before an asynchronous operation's completion"
+                          : "read before an asynchronous operation's completion";
+  report.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), current_pc);
+  report.other = launch->sanitizer->site(r->cta, r->thread, r->pc);
+  report.space = mem::to_string(space);
+  report.address = space == Space::Shared ? mem::cluster_shared_address(owner->rank, offset) : offset;
+  report.size = size;
+  report.detail = std::string(r->source ? "the operation may read these bytes until " : "the operation writes these bytes when ") +
+                  r->completion + "; " + (r->source ? "modifying them before" : "accessing them before a thread observes that") +
+                  " is undefined (PTX §9.7.9.25.1)";
+  launch->sanitizer->report(std::move(report));
+}
+
+void Warp::async_uses(uint32_t exec) {
+  const program::Op& op = program->ops[current_pc];
+  if (op.family && op.family->mnemonic.rfind("wgmma", 0) == 0) return;  // a chain on the accumulators
+  const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
+  for (const std::vector<uint32_t>* slots : {&t.reads, &t.stores, &t.addresses})
+    for (uint32_t slot : *slots)
+      if (async_register_count[slot] && exec) {
+        const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+        const int lane = std::countr_zero(exec);
+        CheckReport report;
+        report.check = "async";
+        report.kind = "register read before an asynchronous operation's completion";
+        report.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), current_pc);
+        report.other = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), async_register_pc[slot]);
+        report.detail = "the operation holds this register (its accumulators or A fragment) until a wgmma.wait_group of "
+                        "the warp retires its wgmma-group; accessing it before is undefined (PTX §9.7.15.7.3)";
+        launch->sanitizer->report(std::move(report));
+        return;
+      }
 }
 
 void Warp::init_access(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane) {

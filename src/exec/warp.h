@@ -19,6 +19,7 @@ namespace ptxvm::exec {
 
 struct Launch;
 struct Cta;
+struct Cluster;
 
 // Calls `f(lane)` for every set bit of `mask`.
 template <typename F>
@@ -112,6 +113,7 @@ public:
   // to them.
   bool checked = false;
   bool race_checked = false;  // racecheck follows this CTA (Cta::race)
+  bool async_checked = false;  // the async check follows this CTA's cluster (Cluster::async)
   // synccheck: per .aligned instruction (by PC) the lanes that have executed it, so that a lane
   // that executed it before and is missing from a later execution is seen (a loop whose trip count
   // differs within the warp).
@@ -346,6 +348,39 @@ public:
   // A synccheck finding at lane `lane`'s instruction, when synccheck runs.
   void sync_report(int lane, std::string kind, std::string detail);
 
+  // ---- the async check (sanitize::AsyncShadow); nothing unless it runs ----
+  // An asynchronous operation lane `lane` issues, which `completion` completes ("a wait_group that
+  // retires its bulk async-group"): the memory it writes or reads until then are its regions.
+  struct AsyncTicket {
+    Cluster* cluster = nullptr;
+    uint64_t id = 0;  // 0: the check is off
+    // The operation completes (call it before it moves its bytes).
+    void retire() const;
+  };
+  AsyncTicket async_issue(const char* completion) {
+    return async_checked ? async_open(completion) : AsyncTicket{};
+  }
+  // [address, address + size) of `space` (Shared or Global) is the operation's destination, or,
+  // with `source`, memory it reads.
+  void async_region(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source) {
+    if (t.id) async_add(t, lane, space, address, size, source);
+  }
+  // Registers an operation in flight writes or reads (wgmma's accumulators and A fragments,
+  // §9.7.15.7.3): the instruction at `issued_at` holds register `slot` of every lane from now, until it
+  // lets it go (its warp's wait retires it). Another instruction's read of it in between is a report.
+  void async_hold(uint32_t slot, uint32_t issued_at) {
+    if (!async_checked) return;
+    if (!async_register_count[slot]++) ++async_registers;
+    async_register_pc[slot] = issued_at;
+  }
+  void async_release(uint32_t slot) {
+    if (async_checked && async_register_count[slot] && !--async_register_count[slot]) --async_registers;
+  }
+  // Before each instruction while registers are held (`exec`: the lanes it runs): its reads of them.
+  void async_uses(uint32_t exec);
+  uint32_t async_registers = 0;  // registers held now
+  std::vector<uint32_t> async_register_pc, async_register_count;  // per slot
+
   uint64_t special(const program::Arg& a, int lane) const;
   // special() for all 32 lanes.
   void specials(const program::Arg& a, uint64_t (&v)[32]) const;
@@ -358,6 +393,11 @@ private:
   // `offset` in `space` (in `owner`'s shared memory for .shared); `bytes`: the memory accessed.
   void observe(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
+  AsyncTicket async_open(const char* completion);
+  void async_add(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source);
+  // The async check: lane `lane`'s access (a write with `write`) meets an operation's region.
+  void async_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);
+  const char* async_completion_ = nullptr;  // of the ticket async_open returned last
   // initcheck: an access of lane `lane` to [offset, offset + size) of `space` (of `owner`'s shared
   // memory for .shared).
   void init_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);

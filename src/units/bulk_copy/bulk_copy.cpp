@@ -48,7 +48,9 @@ struct Copy {
   numeric::Combine combine = nullptr;
   uint8_t element = 0;
   bool global = false;
+  Warp::AsyncTicket ticket;  // the async check's
   void apply() const {
+    ticket.retire();
     if (!combine) {
       std::memmove(dst, src, size);
       return;
@@ -89,43 +91,58 @@ uint8_t* operand(Warp& w, const Op& op, Space space, uint64_t address, uint32_t 
 void bulk_copy(Warp& w, const Op& op, uint32_t m) {
   const Space dst_space = static_cast<Space>(op.aux2 & 0xff);
   const Space src_space = op.aux2 & kSharedSource ? Space::Shared : Space::Global;
+  // The operands as the async check names them: shared addresses for shared memory.
+  auto named = [](Space space, uint64_t address) { return space == Space::Shared ? mem::shared_offset(address) : address; };
   exec::for_lanes(m, [&](int l) {
     const uint32_t size = w.get<uint32_t>(op.args[2], l);
     if (size % 16)
       w.undefined(l, "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.1)");
-    Copy c{operand(w, op, dst_space, w.address(op.args[0], l), size, l, "destination"),
-           operand(w, op, src_space, w.address(op.args[1], l), size, l, "source"), size};
+    const uint64_t dst = named(dst_space, w.address(op.args[0], l)), src = named(src_space, w.address(op.args[1], l));
+    Copy c;
+    c.dst = operand(w, op, dst_space, dst, size, l, "destination");
+    c.src = operand(w, op, src_space, src, size, l, "source");
+    c.size = size;
     if (op.aux) {  // cp.reduce.async.bulk
       c.combine = reinterpret_cast<numeric::Combine>(op.aux);
       c.element = static_cast<uint8_t>(op.aux2 >> kElementShift);
       c.global = dst_space == Space::Global;
     }
+    // One ticket per destination: its bytes, and the source it reads when it lands.
+    auto ticket = [&](Copy& copy, uint64_t to, const char* completion) {
+      copy.ticket = w.async_issue(completion);
+      w.async_region(copy.ticket, l, src_space, src, size, true);
+      w.async_region(copy.ticket, l, dst_space, to, size, false);
+    };
     if (dst_space == Space::Global) {
+      ticket(c, dst, "a cp.async.bulk.wait_group of the issuing thread retires its bulk async-group");
       bulk_copy::issue(w, l, [c] { c.apply(); });
       return;
     }
     const uint64_t barrier = mem::shared_offset(w.address(op.args[3], l));
     if (barrier % 8)
       w.undefined(l, "'" + op.text + "': the mbarrier operand is not an 8-byte aligned shared address (PTX §9.7.13.15.1)");
+    constexpr const char* kPhase = "its mbarrier's phase completes";
     auto expect = [&](const Copy& copy, uint64_t at) {
       mbarrier::expect_completion(w, at, l, op.text, [copy] {
         copy.apply();
         return copy.size;
       });
     };
-    if (!(op.aux2 & kMulticast)) return expect(c, barrier);
+    if (!(op.aux2 & kMulticast)) {
+      ticket(c, dst, kPhase);
+      return expect(c, barrier);
+    }
     // .multicast::cluster: the same offsets of the destination and the mbarrier in each CTA of ctaMask
     const uint32_t mask = w.get<uint16_t>(op.args[4], l);
     if (!w.cta->cluster->holds(mask))
       w.undefined(l, "'" + op.text + "': ctaMask " + std::to_string(mask) + " names a CTA outside the cluster of " +
                           std::to_string(w.cta->cluster->ctas.size()) + " (undefined, PTX §9.7.9.25.4.1)");
-    const uint64_t dst = w.shared_target(mem::shared_offset(w.address(op.args[0], l)), l).offset;
-    const uint64_t bar = w.shared_target(barrier, l).offset;
     for (uint32_t ranks = mask; ranks; ranks &= ranks - 1) {
       const auto rank = static_cast<uint32_t>(std::countr_zero(ranks));
       Copy to = c;
-      to.dst = operand(w, op, Space::Shared, mem::cluster_shared_address(rank, dst), size, l, "destination");
-      expect(to, mem::cluster_shared_address(rank, bar));
+      to.dst = operand(w, op, Space::Shared, mem::with_rank(dst, rank), size, l, "destination");
+      ticket(to, mem::with_rank(dst, rank), kPhase);
+      expect(to, mem::with_rank(barrier, rank));
     }
   });
 }

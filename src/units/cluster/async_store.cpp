@@ -61,7 +61,10 @@ void store(Warp& w, const Op& op, uint32_t m) {
     if (w.cta->cluster->ctas.size() < 2)
       w.undefined(l, "'" + op.text + "' in a cluster of one CTA (undefined: %cluster_nctarank must exceed 1, PTX " +
                          section + ")");
-    mbarrier::expect_completion(w, barrier, l, op.text, [to, value, bytes, size, combine] {
+    const Warp::AsyncTicket t = w.async_issue("its mbarrier's phase completes in the destination CTA");
+    w.async_region(t, l, Space::Shared, at, bytes, false);
+    mbarrier::expect_completion(w, barrier, l, op.text, [to, value, bytes, size, combine, t] {
+      t.retire();
       if (combine) numeric::combine_atomically(combine, to, value.data(), size, false);
       else std::memcpy(to, value.data(), bytes);
       return bytes;

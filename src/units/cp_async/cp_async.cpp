@@ -34,7 +34,11 @@ struct Copy {
   uint8_t* dst;
   uint8_t size;  // cp-size bytes, zero-filled past src-size
   uint8_t data[16];
-  void apply() const { std::memcpy(dst, data, size); }
+  Warp::AsyncTicket ticket;  // the async check's
+  void apply() const {
+    ticket.retire();
+    std::memcpy(dst, data, size);
+  }
 };
 
 // The unit's state in one CTA: each warp's copies and groups.
@@ -71,7 +75,10 @@ void cp_async(Warp& w, const Op& op, uint32_t m) {
     if (from > size)
       w.undefined(l, "src-size " + std::to_string(from) + " is greater than cp-size " + std::to_string(size) +
                          " (undefined, PTX §9.7.9.25.3.1)");
-    Copy copy{w.access(Space::Shared, w.address(op.args[0], l), size, l), static_cast<uint8_t>(size), {}};
+    const uint64_t dst = w.address(op.args[0], l);
+    Copy copy{w.access(Space::Shared, dst, size, l), static_cast<uint8_t>(size), {},
+              w.async_issue("a cp.async.wait_group or wait_all of the issuing thread completes its cp.async-group")};
+    w.async_region(copy.ticket, l, Space::Shared, dst, size, false);
     if (from) {
       const uint64_t src = w.address(op.args[1], l);
       if (src % size) w.access(Space::Global, src, size, l);  // reports the misaligned source

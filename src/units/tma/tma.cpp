@@ -136,7 +136,10 @@ void load(Warp& w, const Op& op, uint32_t m) {
     const uint64_t barrier = mem::shared_offset(w.address(op.args[2], l));
     auto expect = [&](const Box& box, uint64_t at) {
       w.access(Space::Shared, box.shared, static_cast<uint32_t>(std::min<uint64_t>(box.bytes(), UINT32_MAX)), l, false);
-      mbarrier::expect_completion(w, at, l, op.text, [box] {
+      const Warp::AsyncTicket t = w.async_issue("its mbarrier's phase completes");
+      w.async_region(t, l, Space::Shared, box.shared, box.bytes(), false);
+      mbarrier::expect_completion(w, at, l, op.text, [box, t] {
+        t.retire();
         box.apply();
         return static_cast<uint32_t>(box.bytes());
       });
@@ -193,11 +196,23 @@ Box store_box(Warp& w, const Op& op, int l) {
   return b;
 }
 
+// Issues a store or reduction into the lane's bulk async-group; the async check follows its
+// source until then.
+void issue_store(Warp& w, int l, const Box& b) {
+  const Warp::AsyncTicket t =
+      w.async_issue("a cp.async.bulk.wait_group(.read) of the issuing thread retires its bulk async-group");
+  w.async_region(t, l, Space::Shared, b.shared, b.bytes(), true);
+  bulk_copy::issue(w, l, [b, t] {
+    t.retire();
+    b.apply();
+  });
+}
+
 // cp.async.bulk.tensor.Nd.global.shared::cta.{tile,tile::scatter4}.bulk_group [tensorMap, tensorCoords], [srcMem]
 void store(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     const Box b = store_box(w, op, l);
-    bulk_copy::issue(w, l, [b] { b.apply(); });
+    issue_store(w, l, b);
   });
 }
 
@@ -213,7 +228,7 @@ void reduce(Warp& w, const Op& op, uint32_t m) {
     b.combine = type < std::size(kTypes) ? numeric::combine_for(red, kTypes[type]) : nullptr;
     if (!b.combine || b.map.type == DataType::U8 || b.map.type == DataType::U16)
       w.undefined(l, "'" + op.text + "': no " + red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
-    bulk_copy::issue(w, l, [b] { b.apply(); });
+    issue_store(w, l, b);
   });
 }
 

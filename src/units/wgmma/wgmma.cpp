@@ -363,7 +363,10 @@ void Mma::run(Warp& w) {
 struct Issued {
   std::shared_ptr<Mma> mma;
   Warp* warp;  // the warp whose wait or exit lands it
-  void apply() const { mma->run(*warp); }
+  void apply() const {
+    for (uint32_t slot : mma->slots()) warp->async_release(slot);
+    mma->run(*warp);
+  }
 };
 
 // The unit's state in one CTA: per warpgroup the rendezvous of its warps at wgmma.mma_async, per
@@ -440,6 +443,7 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   for (uint32_t i = 0; i < 4; ++i) {
     Warp& member = w.cta->warps[mma->first_warp + i];
     u.groups[member.index].issue(0, {mma, &member});
+    for (uint32_t slot : mma->slots()) member.async_hold(slot, w.current_pc);
   }
   meeting.complete(*w.cta);
 }

@@ -3,6 +3,7 @@
 // 1024-word buffers (in[i] = i). `// launch:` before a kernel says how to launch it; `// expect:`
 // on a line says what the checks report there (several separated by ';'). generate.sh compiles
 // this file to planted.sm_90.ptx with -lineinfo, so that reports name these lines.
+#include <cuda_pipeline.h>
 
 // launch: grid 17 block 64
 extern "C" __global__ void off_by_one_bug(unsigned* out, const unsigned* in) {
@@ -228,4 +229,23 @@ extern "C" __global__ void block_sum_reuse_ok(unsigned* out, const unsigned* in)
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+
+// launch: grid 1 block 64
+extern "C" __global__ void pipeline_no_wait_bug(unsigned* out, const unsigned* in) {
+  __shared__ unsigned stage[64];
+  __pipeline_memcpy_async(&stage[threadIdx.x], &in[threadIdx.x], 4);
+  __pipeline_commit();
+  // missing __pipeline_wait_prior(0): __syncthreads() does not wait for the copies
+  __syncthreads();
+  out[threadIdx.x] = stage[(threadIdx.x + 1) % 64];  // expect: async read before an asynchronous operation's completion
+}
+// launch: grid 1 block 64
+extern "C" __global__ void pipeline_no_wait_ok(unsigned* out, const unsigned* in) {
+  __shared__ unsigned stage[64];
+  __pipeline_memcpy_async(&stage[threadIdx.x], &in[threadIdx.x], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  out[threadIdx.x] = stage[(threadIdx.x + 1) % 64];
 }
