@@ -68,7 +68,8 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
 void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
   using sanitize::Access;
   if (cta->init && space != Space::Const && space != Space::Param) init_access(space, owner, offset, size, lane);
-  if (async_checked && (space == Space::Shared || space == Space::Global)) async_access(space, owner, offset, size, lane);
+  if (async_checked && (space == Space::Shared || space == Space::Global) && !cta->cluster->async->empty())
+    async_access(space, owner, offset, size, lane);
   if (!cta->race) return;
   const Access a = launch->sanitizer->traits(current_pc).access;
   if (a == Access::None) return;
@@ -352,8 +353,8 @@ Warp::SharedTarget Warp::shared_target(uint64_t address, int lane) {
   if (!target || place < mem::kSharedReserved) {
     fault_lane = lane;
     throw GuestFault{GuestFault::Kind::OutOfBounds, Space::Shared, address, 0,
-                     target ? "in the first KiB of the shared window, which is the system's (user shared memory starts at "
-                              "offset 0x400)"
+                     target ? "in the first KiB of the shared window, which the system reserves (user shared memory "
+                              "starts at 0x400): undefined to access (PTX §10.29); an H100 reads zeros there"
                             : "outside the shared::cluster window (a cluster of " + std::to_string(cluster.ctas.size()) +
                                   " CTAs: ranks in bits 31:24)"};
   }
@@ -456,7 +457,12 @@ uint64_t Warp::special(const program::Arg& a, int lane) const {
   }
   case SpecialReg::DynamicSmemSize: return l.dynamic_shared;
   case SpecialReg::TotalSmemSize: return (cta->shared.bytes.size() + 127) / 128 * 128;  // as an H100 (tests/hw/cluster)
-  case SpecialReg::AggrSmemSize: return cta->shared.bytes.size();
+  case SpecialReg::AggrSmemSize: return cta->shared.bytes.size() + mem::kSharedReserved;  // the reserved KiB too
+  // The system's reserved shared memory (§10.29) as an H100 reports it (tests/hw/shared_window).
+  case SpecialReg::ReservedSmemBegin: return 0;
+  case SpecialReg::ReservedSmemEnd: return 0x120;
+  case SpecialReg::ReservedSmemCap: return mem::kSharedReserved;
+  case SpecialReg::ReservedSmemOffset: return 0;
   // Clusters (§10.11-§10.17): a launch without one runs each CTA as a cluster of one.
   case SpecialReg::IsExplicitCluster: return l.explicit_cluster;
   case SpecialReg::Clusterid: return pick(cta->cluster->id);
@@ -466,7 +472,7 @@ uint64_t Warp::special(const program::Arg& a, int lane) const {
   case SpecialReg::ClusterCtarank: return cta->rank;
   case SpecialReg::ClusterNctarank: return l.cluster.count();
   case SpecialReg::Envreg: return l.envreg[a.imm & 31];
-  default: return 0;  // %pm*, reserved shared-memory offsets: 0 on this device
+  default: return 0;  // %pm*: 0 on this device
   }
 }
 

@@ -40,7 +40,7 @@ constexpr SpecialRegister kRegisters[] = {
     {"%reserved_smem_offset_begin", "10.29", ".b32", SpecialReg::ReservedSmemBegin},
     {"%reserved_smem_offset_end", "10.29", ".b32", SpecialReg::ReservedSmemEnd},
     {"%reserved_smem_offset_cap", "10.29", ".b32", SpecialReg::ReservedSmemCap},
-    {"%reserved_smem_offset_", "10.29", ".b32", SpecialReg::ReservedSmemBegin, 2},
+    {"%reserved_smem_offset_", "10.29", ".b32", SpecialReg::ReservedSmemOffset, 2},
     {"%total_smem_size", "10.30", ".u32", SpecialReg::TotalSmemSize},
     {"%aggr_smem_size", "10.31", ".u32", SpecialReg::AggrSmemSize},
     {"%dynamic_smem_size", "10.32", ".u32", SpecialReg::DynamicSmemSize},

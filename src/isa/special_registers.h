@@ -13,7 +13,7 @@ enum class SpecialReg : uint8_t {
   LanemaskLt, LanemaskGe, LanemaskGt, Clock, ClockHi, Clock64, Globaltimer, GlobaltimerLo,
   GlobaltimerHi, DynamicSmemSize, TotalSmemSize, AggrSmemSize, Envreg, Pm, Pm64, IsExplicitCluster,
   Clusterid, Nclusterid, ClusterCtaid, ClusterNctaid, ClusterCtarank, ClusterNctarank,
-  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, CurrentGraphExec,
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmemOffset, CurrentGraphExec,
   WarpSz,  // WARP_SZ: a constant (32), not a register
 };
 

@@ -33,7 +33,7 @@ def verdict(runs, kernel):
             failed.append("the kernel hangs under " + r["tool"])
         elif r["errors"]:
             lines = [l[10:].strip() for l in r["report"][1:] if l.strip("= ")]
-            what = re.sub(r" at \S+\+0x[0-9a-f]+.*", "", lines[0]).rstrip(".")
+            what = re.sub(r" at \S.*?\+0x[0-9a-f]+.*", "", lines[0]).rstrip(".")
             hazards = re.search(r"\[(\d+) hazards\]", " ".join(lines[:2]))
             found.append(f"{r['tool']}: {what}" + (f" ({hazards.group(1)} hazards)" if hazards else ""))
         elif r["launch"] and r["launch"] != ["launch_ptx: ok"]:
