@@ -342,6 +342,9 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
   cta.race.reset();
   if (l.sanitizer && l.sanitizer->checks.racecheck && !cta.shared.bytes.empty())  // nothing to race on without
     cta.race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
+  cta.proxy.reset();
+  if (cluster.async && !cta.shared.bytes.empty())
+    cta.proxy = std::make_unique<sanitize::ProxyShadow>(cta.shared.bytes.size(), cta.threads);
   cta.init.reset();
   if (l.sanitizer && l.sanitizer->checks.initcheck)
     cta.init = std::make_unique<sanitize::InitShadow>(cta.shared.bytes.size(), cta.threads, p.local_bytes);

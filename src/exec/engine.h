@@ -86,6 +86,7 @@ struct Cta {
   Units units;                     // the state of the units this CTA used (exec/unit.h)
   std::unique_ptr<sanitize::RaceShadow> race;  // racecheck's clocks and shadow, when it runs
   std::unique_ptr<sanitize::InitShadow> init;  // initcheck's written bytes, when it runs
+  std::unique_ptr<sanitize::ProxyShadow> proxy;  // the async check's generic writes, when it runs
   uint32_t threads = 0;
   uint32_t exited_threads = 0;
   unsigned host_thread = 0;

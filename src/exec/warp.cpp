@@ -70,6 +70,11 @@ void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int 
   if (cta->init && space != Space::Const && space != Space::Param) init_access(space, owner, offset, size, lane);
   if (async_checked && (space == Space::Shared || space == Space::Global) && !cta->cluster->async->empty())
     async_access(space, owner, offset, size, lane);
+  if (owner == cta && cta->proxy && space == Space::Shared) {  // a generic write, for the async proxy
+    const Access a = launch->sanitizer->traits(current_pc).access;
+    if (a == Access::Write || a == Access::StrongWrite || a == Access::Atomic)
+      cta->proxy->write(first_thread + static_cast<uint32_t>(lane), current_pc, offset, size);
+  }
   if (!cta->race) return;
   const Access a = launch->sanitizer->traits(current_pc).access;
   if (a == Access::None) return;
@@ -155,6 +160,33 @@ void Warp::async_uses(uint32_t exec) {
         launch->sanitizer->report(std::move(report));
         return;
       }
+}
+
+uint32_t Warp::proxy_fenced(uint32_t thread) const { return cta->proxy ? cta->proxy->fenced(thread) : 0; }
+
+void Warp::proxy_fence(uint32_t lanes) {
+  if (!cta->proxy) return;
+  for_lanes(lanes, [&](int l) { cta->proxy->fence(first_thread + static_cast<uint32_t>(l)); });
+}
+
+void Warp::async_proxy_check(int lane, uint64_t address, uint64_t size, uint32_t at_pc, uint32_t reader) {
+  const SharedTarget at = shared_target(address, lane);
+  if (at.cta != cta || !cta->proxy) return;
+  const auto w = cta->proxy->unfenced(at.offset, size, reader);
+  if (!w) return;
+  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  CheckReport report;
+  report.check = "async";
+  report.kind = "async-proxy read of a generic write without fence.proxy.async";
+  report.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), at_pc);
+  report.other = launch->sanitizer->site(id, w->thread, w->pc);
+  report.space = "shared";
+  report.address = address;
+  report.size = static_cast<uint32_t>(size);
+  report.detail = "the operation reads shared memory through the async proxy, which a generic write changed with "
+                  "no fence.proxy.async since by the writer or the issuing thread: it may read the old bytes "
+                  "(PTX §9.7.9.25.2, §9.7.15.4, §9.7.13.4)";
+  launch->sanitizer->report(std::move(report));
 }
 
 void Warp::init_access(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane) {

@@ -376,6 +376,15 @@ public:
   void async_release(uint32_t slot) {
     if (async_checked && async_register_count[slot] && !--async_register_count[slot]) --async_registers;
   }
+  // The async proxy reads [address, address + size) of the CTA's shared memory for the
+  // instruction at `at_pc`, issued by threads whose latest proxy fence is at epoch `reader`
+  // (proxy_fenced): a generic write there that no fence.proxy.async has ordered before is a report.
+  void async_proxy_read(int lane, uint64_t address, uint64_t size, uint32_t at_pc, uint32_t reader) {
+    if (async_checked) async_proxy_check(lane, address, size, at_pc, reader);
+  }
+  uint32_t proxy_fenced(uint32_t thread) const;
+  // fence.proxy.async by the lanes (§9.7.13.4).
+  void proxy_fence(uint32_t lanes);
   // Before each instruction while registers are held (`exec`: the lanes it runs): its reads of them.
   void async_uses(uint32_t exec);
   uint32_t async_registers = 0;  // registers held now
@@ -394,6 +403,7 @@ private:
   void observe(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
   AsyncTicket async_open(const char* completion);
+  void async_proxy_check(int lane, uint64_t address, uint64_t size, uint32_t at_pc, uint32_t reader);
   void async_add(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source);
   // The async check: lane `lane`'s access (a write with `write`) meets an operation's region.
   void async_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);

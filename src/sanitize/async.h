@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,40 @@ public:
 private:
   std::vector<Region> regions_;
   uint64_t next_ = 1;
+};
+
+// The async check's record of a CTA's shared memory as the generic proxy wrote it: per byte the
+// thread and instruction of the last generic write and the fence epoch then; per thread the epoch
+// of its last fence.proxy.async. The async proxy (bulk and tensor copies from shared memory, wgmma
+// operands) reads a byte safely once its writer, or the reading thread after it, has executed a
+// proxy fence since the write (PTX §9.7.9.25.2; §9.7.13.4: fence.proxy.async).
+class ProxyShadow {
+public:
+  ProxyShadow(uint64_t shared_bytes, uint32_t threads)
+      : writer_(shared_bytes, kNone), pc_(shared_bytes, 0), epoch_(shared_bytes, 0), fenced_(threads, 0) {}
+
+  void write(uint32_t thread, uint32_t pc, uint64_t offset, uint64_t size) {
+    for (uint64_t b = offset; b < offset + size && b < writer_.size(); ++b) writer_[b] = thread, pc_[b] = pc, epoch_[b] = now_;
+  }
+  void fence(uint32_t thread) { fenced_[thread] = ++now_; }
+  uint32_t fenced(uint32_t thread) const { return fenced_[thread]; }
+
+  // A generic write in [offset, offset + size) that neither its writer nor a reader whose last
+  // proxy fence is at epoch `reader` has fenced since, or null.
+  struct Write {
+    uint32_t thread, pc;
+  };
+  std::optional<Write> unfenced(uint64_t offset, uint64_t size, uint32_t reader) const {
+    for (uint64_t b = offset; b < offset + size && b < writer_.size(); ++b)
+      if (writer_[b] != kNone && fenced_[writer_[b]] <= epoch_[b] && reader <= epoch_[b]) return Write{writer_[b], pc_[b]};
+    return std::nullopt;
+  }
+
+private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> writer_, pc_, epoch_;
+  std::vector<uint32_t> fenced_;
+  uint32_t now_ = 0;
 };
 
 }  // namespace ptxvm::sanitize

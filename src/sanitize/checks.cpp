@@ -52,7 +52,8 @@ std::string CheckReport::render(const std::string& source) const {
   }
   text += "\n";
   text += kIndent + where(site, source) + "\n";
-  if (other) text += kIndent + std::string(check == "async" ? "issued by " : "and ") + where(*other, source) + "\n";
+  const bool issue = check == "async" && kind.rfind("async-proxy", 0) != 0;  // else the generic write
+  if (other) text += kIndent + std::string(issue ? "issued by " : "and ") + where(*other, source) + "\n";
   if (!detail.empty()) text += kIndent + detail + "\n";
   if (count > 1) text += kIndent + std::to_string(count) + " times at these instructions\n";
   return text;

@@ -22,6 +22,14 @@ using mem::GuestFault;
 // as seen by the CTAs on other host threads, which is at least what §8 asks of each form.
 void fence(Warp&, const Op&, uint32_t) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
+// fence.proxy.async{.shared::cta,.shared::cluster} and fence.proxy.async::generic (op.aux) also
+// order the lanes' generic writes to shared memory before async-proxy reads: the async check
+// follows that (exec::Warp::proxy_fence).
+void proxy_fence(Warp& w, const Op& op, uint32_t m) {
+  fence(w, op, m);
+  if (op.aux && w.async_checked) w.proxy_fence(m);
+}
+
 // nanosleep (§9.7.19.2) may sleep for any duration up to the bound, including none;
 // pmevent (§9.7.19.3) signals a performance-monitor event, which this device does not count.
 // griddepcontrol (§9.7.13.13): this device runs launches one after another, so every
@@ -61,9 +69,15 @@ bool plain(const isa::Bound&, Op& op, std::string&) {
 }  // namespace
 
 const program::Registration registered([](program::Registry& r) {
-  for (const char* k : {"membar §9.7.13.4", "membar.proxy §9.7.13.4", "fence §9.7.13.4", "fence.proxy §9.7.13.4",
-                        "fence.mbarrier_init §9.7.13.4"})
+  for (const char* k : {"membar §9.7.13.4", "membar.proxy §9.7.13.4", "fence §9.7.13.4", "fence.mbarrier_init §9.7.13.4"})
     r[k] = plain<&fence>;
+  r["fence.proxy §9.7.13.4"] = [](const isa::Bound& b, Op& op, std::string&) {
+    const std::string* kind = b.value("kind");
+    const std::string* space = b.value("space");
+    op.aux = kind && (*kind == ".async" || *kind == ".async::generic") && !(space && *space == ".global");
+    op.fn = &proxy_fence;
+    return true;
+  };
   r["brkpt §9.7.19.1"] = plain<&brkpt>;
   r["nanosleep §9.7.19.2"] = plain<&nothing>;
   r["pmevent §9.7.19.3"] = plain<&nothing>;

@@ -98,6 +98,8 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
     if (size % 16)
       w.undefined(l, "'" + op.text + "': size " + std::to_string(size) + " is not a multiple of 16 (PTX §9.7.9.25.4.1)");
     const uint64_t dst = named(dst_space, w.address(op.args[0], l)), src = named(src_space, w.address(op.args[1], l));
+    if (src_space == Space::Shared)  // the async proxy reads it
+      w.async_proxy_read(l, src, size, w.current_pc, w.proxy_fenced(w.first_thread + static_cast<uint32_t>(l)));
     Copy c;
     c.dst = operand(w, op, dst_space, dst, size, l, "destination");
     c.src = operand(w, op, src_space, src, size, l, "source");

@@ -141,6 +141,7 @@ struct Mma {
   bool scale_d;
   bool done = false;
   bool chained = false;            // issued while an operation on the same accumulators was in flight
+  uint32_t proxy_epoch = 0;        // the async check: the warpgroup's latest fence.proxy.async at issue
   Chain* chain;
   std::unique_ptr<uint64_t[]> at_issue;  // per thread, the registers of d, then of a when from registers
 
@@ -215,6 +216,8 @@ struct Mma {
           w.undefined(0, "'" + op->text + "' reads shared address " + std::to_string(address / 8) +
                               " through its matrix descriptor, outside the CTA's " + std::to_string(shared.size()) +
                               " bytes of shared memory from 0x400 (§9.7.15.5.1)");
+        w.async_proxy_read(0, w.shared_base + at / 8, (uint64_t{n} * bits + 7) / 8,
+                           static_cast<uint32_t>(op - w.program->ops.data()), proxy_epoch);
         uint64_t chunk[2] = {0, 0};  // the 16 bytes at `at`, or the part inside shared memory
         std::memcpy(chunk, &shared[at / 8], std::min<uint64_t>(16, shared.size() - at / 8));
         uint64_t* to = &out[size_t{mn} * mn_stride + size_t{k} * k_stride];
@@ -435,6 +438,9 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
                                     " lane " + std::to_string(lane) + " differ from the rest of the warpgroup's (§9.7.15.5.2)");
   }
   mma->scale_d = w.get<bool>(op.args[p.scale_d_arg], 0);
+  if (w.async_checked)  // the warpgroup's proxy fences so far order its threads' generic writes
+    for (uint32_t t = 0; t < kWarpgroupThreads; ++t)
+      mma->proxy_epoch = std::max(mma->proxy_epoch, w.proxy_fenced(mma->first_warp * 32 + t));
   mma->chain = &u.chains[w.index / 4];
   std::vector<Mma*>& in_flight = mma->chain->in_flight;
   mma->chained = !in_flight.empty() && Chain::same_accumulators(*in_flight.back()->op, *in_flight.back()->plan, op, p);
