@@ -1,5 +1,5 @@
 """compute-sanitizer's verdict on every planted bug of tests/sanitize (run on a GPU).
-Its initcheck tool joined the run after the first 43 cases were recorded; the six async cases
+Its initcheck tool joined the run after the first 43 cases were recorded; the eight async cases
 were recorded in a later run (`compare.py OUT CASE...`) and merged into results.json.
 
 For each case (tests/sanitize/planted/*.ptx: kernels bug and ok; planted_cuda/planted.cu compiled
