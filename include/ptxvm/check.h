@@ -16,7 +16,8 @@ struct Checks {
   bool synccheck = false;  // barriers and .aligned instructions reached by part of a CTA or warp
   bool initcheck = false;  // uses of values loaded from shared or local memory no thread wrote
   bool async = false;      // memory an asynchronous copy in flight writes or reads, accessed
-  bool any() const { return memcheck || racecheck || synccheck || initcheck || async; }
+  bool tcgen05 = false;    // Tensor Memory read unwritten or before the operation writing it completed
+  bool any() const { return memcheck || racecheck || synccheck || initcheck || async || tcgen05; }
   // "memcheck,racecheck", "all": the checks named, or nullopt with *error saying which name is
   // unknown.
   static std::optional<Checks> parse(std::string_view list, std::string* error);
@@ -35,7 +36,7 @@ struct CheckSite {
 
 // One finding. Reports of the same kind at the same instructions fold into one (`count`).
 struct CheckReport {
-  std::string check;   // "memcheck", "racecheck", "synccheck", "initcheck" or "async"
+  std::string check;   // "memcheck", "racecheck", "synccheck", "initcheck", "async" or "tcgen05"
   std::string kind;    // "out-of-bounds", "write-after-read hazard", "divergent barrier", ...
   std::string kernel;
   CheckSite site;      // the access or instruction reported

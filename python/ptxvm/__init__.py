@@ -323,7 +323,7 @@ class Kernel:
                  check: str = "") -> str:
         """Launches the kernel and returns what it printed (printf). `progress` shows "CTAs done /
         total" on stderr while a launch longer than a second runs (default: when stderr is a
-        terminal). `check` runs the sanitizer ("memcheck,racecheck,synccheck,initcheck,async" or "all");
+        terminal). `check` runs the sanitizer ("memcheck,racecheck,synccheck,initcheck,async,tcgen05" or "all");
         what it finds raises CheckError."""
         if len(args) != len(self.params):
             raise LaunchError(f"kernel '{self.name}' takes {len(self.params)} arguments, {len(args)} given")

@@ -377,6 +377,19 @@ void Warp::sync_report(int lane, std::string kind, std::string detail) {
   launch->sanitizer->report(std::move(r));
 }
 
+void Warp::check_report(const char* check, int lane, uint32_t at_pc, std::string kind, std::string detail,
+                        uint32_t other_thread, uint32_t other_pc) {
+  if (!launch->sanitizer) return;
+  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  CheckReport r;
+  r.check = check;
+  r.kind = std::move(kind);
+  r.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), at_pc);
+  if (other_thread != UINT32_MAX) r.other = launch->sanitizer->site(id, other_thread, other_pc);
+  r.detail = std::move(detail);
+  launch->sanitizer->report(std::move(r));
+}
+
 Warp::SharedTarget Warp::shared_target(uint64_t address, int lane) {
   if (address - shared_base < shared_size) return {cta, address - shared_base};
   const Cluster& cluster = *cta->cluster;

@@ -347,6 +347,10 @@ public:
   void settle();
   // A synccheck finding at lane `lane`'s instruction, when synccheck runs.
   void sync_report(int lane, std::string kind, std::string detail);
+  // A finding of `check` (when the launch runs checks) at lane `lane` of the instruction at
+  // `at_pc`, beside the instruction at `other_pc` of thread `other_thread` of this CTA, if given.
+  void check_report(const char* check, int lane, uint32_t at_pc, std::string kind, std::string detail,
+                    uint32_t other_thread = UINT32_MAX, uint32_t other_pc = 0);
 
   // ---- the async check (sanitize::AsyncShadow); nothing unless it runs ----
   // An asynchronous operation lane `lane` issues, which `completion` completes ("a wait_group that

@@ -10,15 +10,16 @@ std::optional<Checks> Checks::parse(std::string_view list, std::string* error) {
   while (!list.empty()) {
     const size_t comma = list.find(',');
     const std::string_view name = list.substr(0, comma);
-    if (name == "all") c.memcheck = c.racecheck = c.synccheck = c.initcheck = c.async = true;
+    if (name == "all") c.memcheck = c.racecheck = c.synccheck = c.initcheck = c.async = c.tcgen05 = true;
     else if (name == "memcheck") c.memcheck = true;
     else if (name == "racecheck") c.racecheck = true;
     else if (name == "synccheck") c.synccheck = true;
     else if (name == "initcheck") c.initcheck = true;
     else if (name == "async") c.async = true;
+    else if (name == "tcgen05") c.tcgen05 = true;
     else {
       if (error)
-        *error = "unknown check '" + std::string(name) + "' (expected memcheck, racecheck, synccheck, initcheck, async or all)";
+        *error = "unknown check '" + std::string(name) + "' (expected memcheck, racecheck, synccheck, initcheck, async, tcgen05 or all)";
       return std::nullopt;
     }
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
@@ -52,7 +53,7 @@ std::string CheckReport::render(const std::string& source) const {
   }
   text += "\n";
   text += kIndent + where(site, source) + "\n";
-  const bool issue = check == "async" && kind.rfind("async-proxy", 0) != 0;  // else the generic write
+  const bool issue = (check == "async" && kind.rfind("async-proxy", 0) != 0) || check == "tcgen05";  // else a write
   if (other) text += kIndent + std::string(issue ? "issued by " : "and ") + where(*other, source) + "\n";
   if (!detail.empty()) text += kIndent + detail + "\n";
   if (count > 1) text += kIndent + std::to_string(count) + " times at these instructions\n";

@@ -73,6 +73,14 @@ TEST(Tcgen05PairGemm, WarpSpecializedPairsWithMulticastAreExact) {
   const LaunchResult r = h.module->launch("pair_gemm", cfg, {map(a, M, K), map(b, N, K), arg(c), arg(N), arg(K)});
   ASSERT_TRUE(r.ok) << r.error;
   const std::vector<float> d = h.read<float>(c, size_t{M} * N);
+  // Every check (docs/Sanitizer.md) finds nothing in it, and the bits stay.
+  cfg.checks = *Checks::parse("all", nullptr);
+  const LaunchResult checked = h.module->launch("pair_gemm", cfg, {map(a, M, K), map(b, N, K), arg(c), arg(N), arg(K)});
+  ASSERT_TRUE(checked.ok) << checked.error;
+  std::string reports;
+  for (const CheckReport& x : checked.reports) reports += x.render("pair_gemm.ptx");
+  EXPECT_TRUE(checked.reports.empty()) << reports;
+  EXPECT_EQ(h.read<float>(c, size_t{M} * N), d);
   for (unsigned i = 0; i < M; ++i)
     for (unsigned j = 0; j < N; ++j) {
       int want = 0;

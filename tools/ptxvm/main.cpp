@@ -19,7 +19,7 @@ constexpr const char* kUsage =
     "commands:\n"
     "  check FILE.ptx...   parse and check PTX; exit 0 if every file is valid, 1 otherwise\n"
     "  run LAUNCH.json|- [--out DIR] [--timeout SECONDS] [--max-input-mb N]\n"
-    "      [--check=memcheck,racecheck,synccheck,initcheck,async|all] [--check-report=FILE.json]\n"
+    "      [--check=memcheck,racecheck,synccheck,initcheck,async,tcgen05|all] [--check-report=FILE.json]\n"
     "                      run one kernel launch described by a manifest\n"
     "                      (docs/LaunchManifest.md), with the sanitizer's checks\n"
     "                      (docs/Sanitizer.md); exit 0 ok, 1 invalid input, 2 guest fault,\n"

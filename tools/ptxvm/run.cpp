@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
     "usage: ptxvm run LAUNCH.json|- [--out DIR] [--timeout SECONDS] [--max-input-mb N]\n"
-    "                 [--check=memcheck,racecheck,synccheck,initcheck,async|all] [--check-report=FILE.json]\n";
+    "                 [--check=memcheck,racecheck,synccheck,initcheck,async,tcgen05|all] [--check-report=FILE.json]\n";
 
 struct Options {
   std::string manifest;

@@ -78,7 +78,7 @@ void cp(Warp& w, const Op& op, uint32_t m) {
       c->unit<TensorMemory>().check_allocated(w, l, op, lane_of(taddr), last.back() + 1, column_of(taddr), 4 * s.chunks);
     }
     Warp* issuer = &w;
-    t.issue([s, d, taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, &op] {
+    const uint64_t seq = t.issue([s, d, taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, &op] {
       for (exec::Cta* c : {ctas0, ctas1}) {
         if (!c) continue;
         TensorMemory& tm = c->unit<TensorMemory>();
@@ -98,6 +98,14 @@ void cp(Warp& w, const Op& op, uint32_t m) {
           }
       }
     });
+    if (t.shadow)  // the tcgen05 check: the cells it writes (the peer CTA's, of another queue, only as written)
+      for (exec::Cta* c : ctas)
+        if (c)
+          for (unsigned r = 0; r < s.rows; ++r)
+            for (unsigned lane : lanes_of(s, r))
+              for (unsigned column = 0; column < 4 * s.chunks; ++column)
+                c->unit<TensorMemory>().will_write(c == w.cta ? seq : 0, w.first_thread + static_cast<uint32_t>(l),
+                                                   w.current_pc, lane_of(taddr) + lane, column_of(taddr) + column);
   });
 }
 

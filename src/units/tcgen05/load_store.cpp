@@ -128,6 +128,11 @@ void ld(Warp& w, const Op& op, uint32_t m) {
   const uint32_t taddr = start(w, op, m, mv, red ? 2 : 1, split);
   TensorMemory& t = w.cta->unit<TensorMemory>();
   const std::vector<Arg>& regs = op.args[0].elems;
+  bool clean = true;  // the tcgen05 check: one report per instruction
+  auto read = [&](unsigned th, unsigned lane, unsigned column) {
+    if (t.shadow && clean) clean = t.check_read(w, static_cast<int>(th), w.current_pc, lane, column, "the cell tcgen05.ld reads");
+    return t.cell(lane, column);
+  };
   for (unsigned th = 0; th < 32; ++th)
     for (unsigned r = 0; r < mv.regs; ++r) {
       if (regs[r].kind != program::ArgKind::Reg) continue;
@@ -135,10 +140,10 @@ void ld(Warp& w, const Op& op, uint32_t m) {
       if (mv.pack) {
         const Cell c = place(mv.shape, th, r, split / 2);
         const unsigned lane = lane_of(taddr) + c.lane, column = column_of(taddr) + 2 * c.column;
-        value = (t.cell(lane, column) & 0xffff) | (t.cell(lane, column + 1) & 0xffff) << 16;
+        value = (read(th, lane, column) & 0xffff) | (read(th, lane, column + 1) & 0xffff) << 16;
       } else {
         const Cell c = place(mv.shape, th, r, split);
-        value = t.cell(lane_of(taddr) + c.lane, column_of(taddr) + c.column);
+        value = read(th, lane_of(taddr) + c.lane, column_of(taddr) + c.column);
       }
       w.slot(regs[r].reg, static_cast<int>(th)) = value;
     }
@@ -167,6 +172,7 @@ void st(Warp& w, const Op& op, uint32_t m) {
       const uint32_t value = w.get<uint32_t>(regs[r], static_cast<int>(th));
       auto store = [&](unsigned lane, unsigned column, uint32_t v) {
         t.stores.push_back({w.index, static_cast<uint16_t>(lane), static_cast<uint16_t>(column), v});
+        t.will_write(TensorMemory::kStore, w.first_thread + th, w.current_pc, lane, column);
       };
       if (mv.pack) {
         const Cell c = place(mv.shape, th, r, split / 2);

@@ -219,6 +219,7 @@ struct Mma {
   const Op* op;
   Warp* issuer;  // for reports
   int lane;
+  uint32_t issue_pc = 0;
   exec::Cta* ctas[2];  // the CTA (group 1), or the even and odd CTAs of the pair
   Shape s;
   uint32_t d_tmem, a_tmem, meta_tmem;
@@ -331,6 +332,7 @@ struct Mma {
   }
 
   void run() {
+    bool d_reported = false;  // the tcgen05 check: one report of unwritten D per operation
     const unsigned m = rows(), n = s.n, k = s.k, group = plan->group;
     std::vector<uint64_t> a(size_t{m} * k), b(size_t{k} * n), c(size_t{m} * n), d(size_t{m} * n);
     // B: N columns, the pair's halves from each CTA; .ws's from column shift on, masked.
@@ -351,6 +353,9 @@ struct Mma {
           const Place p = place(i, j);
           const uint32_t cell = t.cell(lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column);
           c[size_t{i} * n + j] = !enable_d ? 0 : s.d == Type::F16 ? cell & 0xffff : cell;
+          if (enable_d && t.shadow && !d_reported)
+            d_reported = !t.check_read(*issuer, lane, issue_pc, lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column,
+                                       "the accumulator D, read with enable-input-d true,", true);
         }
       // Lane group q computes D's columns [q N/g, (q+1) N/g) from the A rows and metadata it
       // holds; with A in shared memory and no metadata every group has the same A.
@@ -490,6 +495,7 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
     t.check_cta_group(w, l, op, p.group);
     auto x = std::make_shared<Mma>();
     x->plan = &p, x->op = &op, x->issuer = &w, x->lane = l, x->model = w.launch->tensor_model;
+    x->issue_pc = w.current_pc;
     x->ctas[0] = w.cta, x->ctas[1] = nullptr;
     if (p.group == 2) {
       exec::Cta& other = peer(w, l, op);
@@ -529,7 +535,19 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
         x->disabled[i] = w.get<uint32_t>(op.args[p.disable].elems[i], l);
     x->enable_d = w.get<bool>(op.args[p.enable], l);
     check_reach(w, l, op, *x);
-    t.issue([x] { x->run(); });
+    const uint64_t seq = t.issue([x] { x->run(); });
+    if (t.shadow)  // the tcgen05 check: D's cells (the peer CTA's, of another queue, only as written)
+      for (unsigned c = 0; c < p.group; ++c) {
+        TensorMemory& to = x->ctas[c]->unit<TensorMemory>();
+        for (unsigned i = 0; i < x->rows(); ++i)
+          for (unsigned j = 0; j < x->s.n; ++j) {
+            const Place at = x->place(i, j);
+            const unsigned lane = lane_of(x->d_tmem) + at.lane;
+            if (!((x->disabled[c * 4 + lane / 32] >> (lane % 32)) & 1u))
+              to.will_write(&to == &t ? seq : 0, w.first_thread + static_cast<uint32_t>(l), w.current_pc, lane,
+                            column_of(x->d_tmem) + at.column);
+          }
+      }
   });
 }
 

@@ -13,7 +13,59 @@ namespace ptxvm::units::tcgen05 {
 using exec::Warp;
 using program::Op;
 
-TensorMemory::TensorMemory(exec::Cta& cta) : cta_(cta), cells_(size_t{kLanes} * kColumns, 0) {}
+TensorMemory::TensorMemory(exec::Cta& cta) : cta_(cta), cells_(size_t{kLanes} * kColumns, 0) {
+  if (cta.launch->sanitizer && cta.launch->sanitizer->checks.tcgen05) {
+    shadow = std::make_unique<Shadow>();
+    shadow->written.assign(cells_.size(), 0);
+    shadow->pending.assign(cells_.size(), 0);
+    shadow->issuers.emplace_back(0, 0);  // seq 0: none
+  }
+}
+
+void TensorMemory::will_write(uint64_t seq, uint32_t thread, uint32_t pc, unsigned lane, unsigned column) {
+  const size_t at = size_t{lane} * kColumns + column;
+  if (!shadow || at >= cells_.size()) return;
+  if (seq & kStore) {
+    shadow->pending[at] = kStore | uint64_t{thread} << 32 | pc;
+    shadow->written[at] = 1;
+  } else if (seq == 0) {
+    shadow->written[at] = 1;
+  } else {
+    if (shadow->issuers.size() <= seq) shadow->issuers.resize(seq + 1), shadow->cells.resize(seq + 1);
+    shadow->issuers[seq] = {thread, pc};
+    shadow->cells[seq].push_back(static_cast<uint32_t>(at));
+    shadow->pending[at] = seq;
+  }
+}
+
+bool TensorMemory::check_read(Warp& w, int l, uint32_t pc, unsigned lane, unsigned column, const char* what,
+                              bool queued) {
+  const size_t at = size_t{lane} * kColumns + column;
+  if (!shadow || at >= cells_.size()) return true;
+  const uint64_t p = queued ? 0 : shadow->pending[at];  // a queued operation lands after the earlier ones
+  const std::string cell = "lane " + std::to_string(lane) + ", column " + std::to_string(column);
+  if (p & kStore) {
+    w.check_report("tcgen05", l, pc, "Tensor Memory read before the tcgen05.st that writes it completed",
+                   std::string(what) + " (" + cell + ") was written by a tcgen05.st that no tcgen05.wait::st has "
+                   "completed: the read is not ordered after it (PTX §9.7.16.6.4.2, §9.7.16.8.5)",
+                   static_cast<uint32_t>(p >> 32 & 0x7fffffff), static_cast<uint32_t>(p));
+    return false;
+  }
+  if (p > shadow->landed) {
+    w.check_report("tcgen05", l, pc, "Tensor Memory read before the operation that writes it completed",
+                   std::string(what) + " (" + cell + ") is written by an operation whose tcgen05.commit no thread "
+                   "has observed complete (its mbarrier phase): the read is not ordered after it (PTX §9.7.16.6)",
+                   shadow->issuers[p].first, shadow->issuers[p].second);
+    return false;
+  }
+  if (!shadow->written[at]) {
+    w.check_report("tcgen05", l, pc, "read of unwritten Tensor Memory",
+                   std::string(what) + " (" + cell + ") has not been written since tcgen05.alloc: its value is "
+                   "undefined (PTX §9.7.16.7.1)");
+    return false;
+  }
+  return true;
+}
 
 void TensorMemory::check_allocated(Warp& w, int l, const Op& op, unsigned lane, unsigned lanes, unsigned column,
                                    unsigned columns) const {
@@ -28,6 +80,10 @@ void TensorMemory::check_allocated(Warp& w, int l, const Op& op, unsigned lane, 
 }
 
 void TensorMemory::take(unsigned column, unsigned columns) {
+  if (shadow)  // fresh columns hold nothing defined
+    for (unsigned lane = 0; lane < kLanes; ++lane)
+      for (unsigned c = column; c < column + columns && c < kColumns; ++c)
+        shadow->written[size_t{lane} * kColumns + c] = 0, shadow->pending[size_t{lane} * kColumns + c] = 0;
   columns_in_use |= static_cast<uint16_t>(((1u << (columns / kColumnUnit)) - 1) << (column / kColumnUnit));
   allocations.push_back({column, columns});
   last_columns = columns;
@@ -44,14 +100,26 @@ void TensorMemory::land(uint64_t upto) {
   if (n == 0) return;
   std::vector<Operation> landing(std::make_move_iterator(queue.begin()), std::make_move_iterator(queue.begin() + n));
   queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
-  for (Operation& o : landing) o.run();
+  for (Operation& o : landing) {
+    if (shadow) shadow->landed = std::max(shadow->landed, o.seq);
+    o.run();
+    if (shadow && o.seq < shadow->cells.size()) {  // its cells hold what it wrote now
+      for (uint32_t at : shadow->cells[o.seq]) shadow->written[at] = 1;
+      std::vector<uint32_t>().swap(shadow->cells[o.seq]);
+    }
+  }
 }
 
 void TensorMemory::land_stores(uint32_t warp) {
   size_t kept = 0;
   for (const Store& s : stores) {
-    if (s.warp == warp) cell(s.lane, s.column) = s.value;
-    else stores[kept++] = s;
+    if (s.warp == warp) {
+      cell(s.lane, s.column) = s.value;
+      if (shadow)
+        if (uint64_t& p = shadow->pending[size_t{s.lane} * kColumns + s.column]; p & kStore) p = 0;
+    } else {
+      stores[kept++] = s;
+    }
   }
   stores.resize(kept);
 }

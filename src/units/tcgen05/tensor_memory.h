@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,27 @@ public:
   };
   std::vector<Store> stores;
   void land_stores(uint32_t warp);
+
+  // ---- the tcgen05 check (docs/Sanitizer.md), when the launch runs it ----
+  // Per cell: whether a write reached it since its columns were allocated (a queued operation's
+  // when it lands, a tcgen05.st's when issued), and what will still write it: a queued operation's
+  // seq (pending while above `landed`), or a tcgen05.st not yet waited for (kStore | thread << 32 |
+  // pc). A read of a cell no write reached, or that a write in flight still changes, is a report.
+  struct Shadow {
+    std::vector<uint8_t> written;
+    std::vector<uint64_t> pending;
+    std::vector<std::pair<uint32_t, uint32_t>> issuers;  // by seq: (thread, pc) of the issuing instruction
+    std::vector<std::vector<uint32_t>> cells;             // by seq: the cells it writes, until it lands
+    uint64_t landed = 0;
+  };
+  static constexpr uint64_t kStore = uint64_t{1} << 63;
+  std::unique_ptr<Shadow> shadow;  // null when the check is off
+  // Operation `seq` (issued by `thread` at `pc`) will write the cell.
+  void will_write(uint64_t seq, uint32_t thread, uint32_t pc, unsigned lane, unsigned column);
+  // Lane `l` of `w` reads the cell for the instruction at `pc` (`what` it reads there); `queued`:
+  // the reader is a queued operation landing (after every earlier one). False after a report.
+  bool check_read(exec::Warp& w, int l, uint32_t pc, unsigned lane, unsigned column, const char* what,
+                  bool queued = false);
 
   // The collector buffers holding a fill (bit b: .ws's b0-b3, bit 4: A's), in issue order.
   uint8_t collectors = 0;

@@ -47,8 +47,8 @@ def main():
     rows, tally = [], {"reports": 0, "hangs or fails": 0, "nothing": 0, "not run": 0}
     for name, ptx, bug, ok, _, checks in compare.cases():
         c = by_case.get(name)
-        cs_bug = verdict(c["runs"], bug) if c else "not run"
-        cs_ok = verdict(c["runs"], ok) if c else "not run"
+        cs_bug = verdict(c["runs"], bug) if c else "not run (sm_100a)"
+        cs_ok = verdict(c["runs"], ok) if c else "not run (sm_100a)"
         tally["not run" if not c else "nothing" if cs_bug == "nothing" else
               "hangs or fails" if cs_bug.startswith("the ") else "reports"] += 1
         rows.append(f"| `{name}` | {', '.join(checks)} | {'; '.join(expected(name, ptx))} | {cs_bug} | {cs_ok} |")
@@ -56,7 +56,8 @@ def main():
     print(f"ptxvm reports each of the {len(rows)} planted bugs at its line. Of the {ran} compute-sanitizer ran on, it "
           f"reports {tally['reports']}, hangs or fails without a report on {tally['hangs or fails']} and finds "
           f"nothing in {tally['nothing']} ({results['compute_sanitizer'].splitlines()[-1]}, {results['gpu']})"
-          + (f"; {tally['not run']} cases are newer than its run." if tally["not run"] else ".") + "\n")
+          + (f"; it cannot run the {tally['not run']} sm_100a (tcgen05) cases on a Hopper GPU." if tally["not run"] else ".")
+          + "\n")
     print("| case | planted | ptxvm reports | compute-sanitizer, bug | compute-sanitizer, fixed |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
