@@ -78,7 +78,8 @@ void cp(Warp& w, const Op& op, uint32_t m) {
       c->unit<TensorMemory>().check_allocated(w, l, op, lane_of(taddr), last.back() + 1, column_of(taddr), 4 * s.chunks);
     }
     Warp* issuer = &w;
-    const uint64_t seq = t.issue([s, d, taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, &op] {
+    const uint32_t pc = w.current_pc, epoch = w.proxy_fenced(w.first_thread + static_cast<uint32_t>(l));
+    const uint64_t seq = t.issue([s, d, taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, &op, pc, epoch] {
       for (exec::Cta* c : {ctas0, ctas1}) {
         if (!c) continue;
         TensorMemory& tm = c->unit<TensorMemory>();
@@ -92,6 +93,8 @@ void cp(Warp& w, const Op& op, uint32_t m) {
               issuer->undefined(l, "'" + op.text + "' reads shared address " + std::to_string(address) +
                                        " through its descriptor, outside the CTA's " + std::to_string(shared.size()) +
                                        " bytes of shared memory from 0x400 (§9.7.16.9.2)");
+            if (c == issuer->cta)  // the async proxy reads it (§9.7.16.6.5)
+              issuer->async_proxy_read(l, issuer->shared_base + at, 16, pc, epoch);
             const std::array<uint8_t, 16> bytes = mma::unpack_b8x16(&shared[at], s.packed_bits);
             for (unsigned lane : lanes_of(s, r))
               std::memcpy(&tm.cell(lane_of(taddr) + lane, column_of(taddr) + 4 * k), bytes.data(), 16);

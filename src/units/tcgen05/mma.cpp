@@ -220,6 +220,7 @@ struct Mma {
   Warp* issuer;  // for reports
   int lane;
   uint32_t issue_pc = 0;
+  uint32_t proxy_epoch = 0;  // the async check: the issuing thread's latest fence.proxy.async at issue
   exec::Cta* ctas[2];  // the CTA (group 1), or the even and odd CTAs of the pair
   Shape s;
   uint32_t d_tmem, a_tmem, meta_tmem;
@@ -273,6 +274,8 @@ struct Mma {
           issuer->undefined(lane, "'" + op->text + "' reads shared address " + std::to_string(at / 128 * 16) +
                                       " through its matrix descriptor, outside the CTA's " +
                                       std::to_string(shared.size()) + " bytes of shared memory from 0x400 (§9.7.16.4.1)");
+        if (&cta == issuer->cta)  // the async proxy reads it (§9.7.16.6.5)
+          issuer->async_proxy_read(lane, issuer->shared_base + chunk, 16, issue_pc, proxy_epoch);
         uint64_t word[2];
         std::memcpy(word, &shared[chunk], 16);
         uint64_t x = word[bit / 64] >> (bit % 64);
@@ -496,6 +499,7 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
     auto x = std::make_shared<Mma>();
     x->plan = &p, x->op = &op, x->issuer = &w, x->lane = l, x->model = w.launch->tensor_model;
     x->issue_pc = w.current_pc;
+    x->proxy_epoch = w.proxy_fenced(w.first_thread + static_cast<uint32_t>(l));
     x->ctas[0] = w.cta, x->ctas[1] = nullptr;
     if (p.group == 2) {
       exec::Cta& other = peer(w, l, op);
