@@ -210,6 +210,22 @@ void Warp::init_access(Space space, Cta* owner, uint64_t offset, uint32_t size, 
                       "the value stored holds bits");
           break;
         }
+    // Device memory no one wrote (Device::malloc before a copy or a store): a load carries its
+    // bytes' undefinedness, as for shared memory; an atomic computes with them.
+    mem::GlobalMemory& global = *launch->global;
+    if (t.access == Access::Read || t.access == Access::StrongRead) {
+      const size_t n = std::max<size_t>(1, t.writes.size());
+      const uint32_t element = std::max<uint32_t>(1, size / static_cast<uint32_t>(n));
+      for (size_t i = 0; i < t.writes.size(); ++i)
+        if (global.undefined(offset + i * element, element)) {
+          pending[i * 32 + at] = element >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * element)) - 1;
+          pending_from = current_pc;
+        }
+      return;
+    }
+    if (t.access == Access::Atomic && global.undefined(offset, size))
+      init_report(lane, current_pc, "atomic operation on uninitialised memory", "the bytes it reads hold bits");
+    global.define(offset, size);
     return;
   }
   const bool local = space == Space::Local;

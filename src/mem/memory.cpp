@@ -44,11 +44,46 @@ uint64_t GlobalMemory::place(Allocation a, uint64_t align, uint64_t offset) {
   return base;
 }
 
-uint64_t GlobalMemory::allocate(size_t bytes, size_t align) {
-  Allocation a{bytes, std::make_unique<uint8_t[]>(bytes ? bytes : 1), nullptr};
+uint64_t GlobalMemory::allocate(size_t bytes, size_t align, bool defined) {
+  Allocation a{bytes, std::make_unique<uint8_t[]>(bytes ? bytes : 1), nullptr, {}};
   std::memset(a.owned.get(), 0, bytes ? bytes : 1);
   a.data = a.owned.get();
+  if (!defined && bytes) a.undefined[0] = bytes;
   return place(std::move(a), align, 0);
+}
+
+void GlobalMemory::define(uint64_t address, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return;
+  Allocation& a = (--it)->second;
+  if (a.undefined.empty() || address - it->first >= a.size) return;
+  const uint64_t begin = address - it->first, end = std::min(a.size, begin + size);
+  // Every undefined range that meets [begin, end) loses that part.
+  auto r = a.undefined.upper_bound(begin);
+  if (r != a.undefined.begin()) --r;
+  while (r != a.undefined.end() && r->first < end) {
+    const uint64_t from = r->first, to = r->second;
+    if (to <= begin) {
+      ++r;
+      continue;
+    }
+    r = a.undefined.erase(r);
+    if (from < begin) a.undefined[from] = begin;
+    if (to > end) r = a.undefined.emplace(end, to).first, ++r;
+  }
+}
+
+bool GlobalMemory::undefined(uint64_t address, uint64_t size) const {
+  std::lock_guard lock(mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return false;
+  const Allocation& a = (--it)->second;
+  if (a.undefined.empty() || address - it->first >= a.size) return false;
+  const uint64_t begin = address - it->first, end = begin + size;
+  auto r = a.undefined.upper_bound(begin);
+  if (r != a.undefined.begin() && std::prev(r)->second > begin) return true;
+  return r != a.undefined.end() && r->first < end;
 }
 
 uint64_t GlobalMemory::adopt(uint8_t* host, size_t bytes) {
@@ -56,7 +91,7 @@ uint64_t GlobalMemory::adopt(uint8_t* host, size_t bytes) {
   // Elsewhere, the guest address keeps the host address's place in a 4 KiB page, so every access
   // is as aligned as it is on the host.
   constexpr uint64_t kPage = 4096;
-  return place(Allocation{bytes, nullptr, host}, kPage, reinterpret_cast<uintptr_t>(host) % kPage);
+  return place(Allocation{bytes, nullptr, host, {}}, kPage, reinterpret_cast<uintptr_t>(host) % kPage);
 }
 
 bool GlobalMemory::map_at_host_address(uint8_t* host, size_t bytes) {
@@ -68,7 +103,7 @@ bool GlobalMemory::map_at_host_address(uint8_t* host, size_t bytes) {
   auto after = allocations_.lower_bound(base);
   if (after != allocations_.end() && after->first < end) return false;
   if (after != allocations_.begin() && std::prev(after)->first + std::prev(after)->second.size > base) return false;
-  allocations_.emplace(base, Allocation{bytes, nullptr, host});
+  allocations_.emplace(base, Allocation{bytes, nullptr, host, {}});
   return true;
 }
 

@@ -83,7 +83,8 @@ struct GuestFault {
 // Device (global) memory: allocations in a 64-bit guest range, each a host buffer.
 class GlobalMemory {
 public:
-  uint64_t allocate(size_t bytes, size_t align = 256);
+  // `defined`: initcheck takes the bytes as written (else as undefined until something writes them).
+  uint64_t allocate(size_t bytes, size_t align = 256, bool defined = true);
   // Maps `bytes` of host memory at `host` as an allocation, without copying (the model of
   // cuMemHostRegister): guest accesses read and write it in place. The guest address is the host
   // address where that range is free. The caller keeps the memory alive until it frees the
@@ -102,12 +103,17 @@ public:
   // Where [address, address + size) lies, for a fault report: past the end or before the start
   // of the nearest allocation, in one freed earlier, or nowhere near one.
   std::string describe(uint64_t address, uint32_t size) const;
+  // initcheck: [address, address + size) is written (a host copy, a guest store); whether any of
+  // its bytes is still undefined (outside every allocation: none).
+  void define(uint64_t address, uint64_t size);
+  bool undefined(uint64_t address, uint64_t size) const;
 
 private:
   struct Allocation {
     uint64_t size;
     std::unique_ptr<uint8_t[]> owned;  // null for adopted host memory
     uint8_t* data;
+    std::map<uint64_t, uint64_t> undefined;  // initcheck: offset -> end of the ranges no one wrote
   };
   uint64_t place(Allocation a, uint64_t align, uint64_t offset);
   // Maps `bytes` of host memory at `host` at its own address (the guest address is the host

@@ -230,10 +230,13 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
 Device::Device() : impl_(std::make_unique<Impl>()) {}
 Device::~Device() = default;
 
-uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes); }
+uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes, 256, false); }  // undefined until written
 uint64_t Device::adopt(void* host, size_t bytes) { return impl_->global.adopt(static_cast<uint8_t*>(host), bytes); }
 void Device::free(uint64_t address) { impl_->global.free(address); }
-void* Device::host_pointer(uint64_t address, size_t bytes) { return impl_->global.find(address, bytes); }
+void* Device::host_pointer(uint64_t address, size_t bytes) {
+  impl_->global.define(address, bytes);  // the caller may write through it
+  return impl_->global.find(address, bytes);
+}
 
 namespace {
 texture::Object checked(texture::Object::Kind kind, const TextureResource& r, const TextureSampler& s) {
@@ -260,6 +263,7 @@ void Device::copy_to_device(uint64_t dst, const void* src, size_t bytes) {
   uint8_t* p = impl_->global.find(dst, bytes);
   if (!p) throw std::out_of_range("copy_to_device: destination is not inside one allocation");
   std::memcpy(p, src, bytes);
+  impl_->global.define(dst, bytes);
 }
 
 void Device::copy_to_host(void* dst, uint64_t src, size_t bytes) {

@@ -1,7 +1,7 @@
 // The planted-bug suite (docs/Sanitizer.md). Hand-written PTX: each tests/sanitize/planted/*.ptx
 // holds a kernel `bug` and the same kernel fixed, `ok`. CUDA C++: planted_cuda/planted.cu holds
 // kernels <case>_bug and <case>_ok, compiled to planted.sm_90.ptx with -lineinfo. Comments say
-// how to launch a kernel (`// launch: grid G block B [shared S]`) and what the checks must report
+// how to launch a kernel (`// launch: grid G block B [shared S] [uninitialised-out]`) and what the checks must report
 // (`// expect: <check> <kind>[; ...]` on the line: the PTX line, or for CUDA the source line that
 // .loc gives). A bug must be reported exactly so, at those lines; its fixed kernel reports nothing.
 #include <gtest/gtest.h>
@@ -24,12 +24,15 @@ using Expected = std::set<std::tuple<std::string, std::string, uint32_t>>;  // c
 
 struct Launch {
   uint32_t grid = 1, block = 32, shared = 0;
+  bool uninitialised_out = false;  // `out` as allocated, never written (else zeroed, as launch_ptx.cu does)
 };
 
-// `// launch: grid G block B [shared S]` in `line`, into `l`.
+// `// launch: grid G block B [shared S] [uninitialised-out]` in `line`, into `l`.
 void parse_launch(const std::string& line, Launch& l) {
-  if (auto at = line.find("// launch: grid "); at != std::string::npos)
+  if (auto at = line.find("// launch: grid "); at != std::string::npos) {
     std::sscanf(line.c_str() + at, "// launch: grid %u block %u shared %u", &l.grid, &l.block, &l.shared);
+    l.uninitialised_out = line.find("uninitialised-out") != std::string::npos;
+  }
 }
 
 // `// expect: <check> <kind>[; <check> <kind>...]` in `line` (number n), into `e`.
@@ -87,6 +90,7 @@ ptxvm::LaunchResult run(const std::string& ptx, const std::string& name, const s
   std::iota(input.begin(), input.end(), 0u);
   const uint64_t out = dev.malloc(4096), in = dev.malloc(4096);
   dev.copy_to_device(in, input.data(), 4096);
+  if (!l.uninitialised_out) dev.copy_to_device(out, std::vector<uint8_t>(4096, 0).data(), 4096);
   ptxvm::LaunchConfig config;
   config.grid = {l.grid};
   config.block = {l.block};

@@ -17,8 +17,8 @@ TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 
 
 def launch_of(lines):
-    m = re.search(r"// launch: grid (\d+) block (\d+)(?: shared (\d+))?", lines)
-    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+    m = re.search(r"// launch: grid (\d+) block (\d+)(?: shared (\d+))?( uninitialised-out)?", lines)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), bool(m.group(4)))
 
 
 def cases():
@@ -42,14 +42,14 @@ def main(out_dir, only):
     subprocess.run(["nvcc", "-O2", "-o", exe, os.path.join(HERE, "launch_ptx.cu"), "-lcuda"], check=True)
     version = subprocess.run(["compute-sanitizer", "--version"], capture_output=True, text=True).stdout.strip()
     results = {"compute_sanitizer": version, "cases": []}
-    for name, ptx, bug, ok, (grid, block, shared), checks in cases():
+    for name, ptx, bug, ok, (grid, block, shared, uninit), checks in cases():
         if only and name not in only:
             continue
         entry = {"case": name, "planted": checks, "runs": []}
         for kernel in (bug, ok):
             for tool in TOOLS:
                 cmd = ["compute-sanitizer", "--tool", tool, "--print-limit", "4", exe, ptx, kernel,
-                       str(grid), str(block), str(shared)]
+                       str(grid), str(block), str(shared)] + (["uninitialised-out"] if uninit else [])
                 try:
                     p = subprocess.run(cmd, capture_output=True, text=True, timeout=20)
                     text = p.stdout + p.stderr

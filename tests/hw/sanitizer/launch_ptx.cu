@@ -19,8 +19,8 @@ static int fail(const char* what, CUresult r) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    std::fprintf(stderr, "usage: launch_ptx FILE.ptx KERNEL GRID BLOCK SHARED_BYTES\n");
+  if (argc != 6 && argc != 7) {
+    std::fprintf(stderr, "usage: launch_ptx FILE.ptx KERNEL GRID BLOCK SHARED_BYTES [uninitialised-out]\n");
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   for (unsigned i = 0; i < 1024; ++i) host[i] = i;
   CUdeviceptr out, inp;
   if ((r = cuMemAlloc(&out, 4096)) || (r = cuMemAlloc(&inp, 4096))) return fail("cuMemAlloc", r);
-  cuMemsetD8(out, 0, 4096);
+  const bool uninitialised_out = argc > 6 && std::string(argv[6]) == "uninitialised-out";
+  if (!uninitialised_out) cuMemsetD8(out, 0, 4096);
   cuMemcpyHtoD(inp, host.data(), 4096);
   void* args[] = {&out, &inp};
   const unsigned grid = std::atoi(argv[3]), block = std::atoi(argv[4]), shared = std::atoi(argv[5]);
