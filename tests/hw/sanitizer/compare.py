@@ -1,6 +1,7 @@
 """compute-sanitizer's verdict on every planted bug of tests/sanitize (run on a GPU).
 Its initcheck tool joined the run after the first 43 cases were recorded; the eight async cases
-were recorded in a later run (`compare.py OUT CASE...`) and merged into results.json.
+and the two init_global ones were recorded in later runs (`compare.py OUT CASE...`) and merged
+into results.json.
 
 For each case (tests/sanitize/planted/*.ptx: kernels bug and ok; planted_cuda/planted.cu compiled
 to planted.sm_90.ptx: <case>_bug and <case>_ok), runs launch_ptx under compute-sanitizer with the
