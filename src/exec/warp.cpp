@@ -274,7 +274,8 @@ void Warp::init_report(int lane, uint32_t from, const char* kind, const std::str
   r.site = launch->sanitizer->site(id, thread, current_pc);
   if (from != current_pc) r.other = launch->sanitizer->site(id, thread, from);
   r.detail = what + (from != current_pc ? " that the other instruction loaded" : std::string(" it loads")) +
-             " from shared or local memory no thread had written, which PTX leaves undefined (§5.1.3, §5.1.5)";
+             " from memory nothing had written, which PTX leaves undefined (shared and local memory: §5.1.3, "
+             "§5.1.5; a device allocation before any copy or store)";
   launch->sanitizer->report(std::move(r));
 }
 
