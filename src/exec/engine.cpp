@@ -327,7 +327,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
   cta.host_thread = host_thread;
   cta.threads = static_cast<uint32_t>(l.block.count());
   cta.exited_threads = 0;
-  cta.shared.bytes.assign(p.shared_bytes + l.dynamic_shared, 0);
+  cta.shared.bytes.assign(l.kernel->shared_bytes + l.dynamic_shared, 0);
   if (p.local_bytes || !cta.locals_empty || cta.local.size() != cta.threads) {
     cta.local.resize(cta.threads);
     for (auto& b : cta.local) {
@@ -391,7 +391,8 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
     for (auto [first, count] : l.kernel->zeroed_slots)
       for (uint32_t slot = first; slot < first + count; ++slot)  // one fixed-size row at a time:
         std::memset(&w.regs[size_t{slot} * 32], 0, 32 * sizeof(uint64_t));  // stores, no call
-    std::fill_n(&w.regs[size_t{p.shared_base_reg} * 32], 32, w.shared_base);
+    for (auto [slot, offset] : l.kernel->shared_vars)  // the shared variables' addresses in this CTA
+      std::fill_n(&w.regs[size_t{slot} * 32], 32, w.shared_base + offset);
     w.preds.assign(p.pred_regs, 0);
   }
 }
@@ -402,7 +403,7 @@ uint64_t cta_footprint(const Launch& l) {
   const program::Program& p = *l.program;
   uint64_t threads = l.block.count(), warps = (threads + 31) / 32;
   return warps * (uint64_t{p.reg_slots} * 32 * 8 + uint64_t{p.pred_regs} * 4 + sizeof(Warp)) +
-         p.shared_bytes + l.dynamic_shared + threads * p.local_bytes;
+         l.kernel->shared_bytes + l.dynamic_shared + threads * p.local_bytes;
 }
 
 namespace {

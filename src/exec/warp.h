@@ -353,8 +353,9 @@ public:
                     uint32_t other_thread = UINT32_MAX, uint32_t other_pc = 0);
 
   // ---- the async check (sanitize::AsyncShadow); nothing unless it runs ----
-  // An asynchronous operation lane `lane` issues, which `completion` completes ("a wait_group that
-  // retires its bulk async-group"): the memory it writes or reads until then are its regions.
+  // An asynchronous operation the current instruction issues, which `completion` completes ("a
+  // wait_group that retires its bulk async-group"): the memory it writes or reads until then are
+  // its regions (async_region).
   struct AsyncTicket {
     Cluster* cluster = nullptr;
     uint64_t id = 0;  // 0: the check is off

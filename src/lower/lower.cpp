@@ -1,11 +1,13 @@
 #include "lower/lower.h"
 
 #include <algorithm>
-#include <tuple>
-#include <map>
 #include <bit>
 #include <charconv>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -92,7 +94,6 @@ public:
     for (const std::string& t : m.targets)
       if (t.rfind("sm_", 0) == 0) prog_.target = t;
     scopes_.emplace_back();
-    prog_.shared_base_reg = next_slot_++;
     declare_functions(m);
     layout_module_variables(m);
     if (diags_.has_errors()) return std::nullopt;
@@ -101,9 +102,7 @@ public:
     for (const TopLevel& t : m.items)
       if (t.kind == TopLevel::Kind::Function && t.func->body) function(*t.func);
     for (const PendingInit& p : inits_) initialize(p);
-    uint64_t dynamic_base = align_up(shared_size_, 16);
-    for (auto [op, arg] : dynamic_shared_refs_) prog_.ops[op].args[arg].imm += dynamic_base;
-    prog_.shared_bytes = static_cast<uint32_t>(dynamic_base);
+    lay_out_shared();
     prog_.local_bytes = static_cast<uint32_t>(align_up(local_size_, 16));
     prog_.reg_slots = next_slot_;
     prog_.pred_regs = next_pred_;
@@ -252,16 +251,15 @@ private:
         pending_const_[&n] = s.address;
         break;
       }
-      case ast::Space::Shared:
-        if (d.linkage == Linkage::Extern && size == 0) {
-          s.address = 0;  // dynamic shared memory: placed after all static shared variables
-          dynamic_shared_.insert(n.name);
-        } else {
-          shared_size_ = align_up(shared_size_, align);
-          s.address = shared_size_;
-          shared_size_ += size;
-        }
+      case ast::Space::Shared: {
+        // Each kernel lays out the variables it reaches (lay_out_shared); a reference is [the
+        // variable's register + offset], the register holding its address in the running CTA.
+        const bool dynamic = d.linkage == Linkage::Extern && size == 0;
+        s.address = shared_vars_.size();
+        s.slot = next_slot_++;
+        shared_vars_.push_back({size, align, module_scope ? -1 : static_cast<int32_t>(current_), dynamic, s.slot});
         break;
+      }
       case ast::Space::Local:
       case ast::Space::Param:  // call arguments declared in a body live in the thread's frame
         local_size_ = align_up(local_size_, align);
@@ -364,22 +362,14 @@ private:
   }
 
   // The .shared variable an address expression of address_value starts from, or null.
-  const Expr* shared_variable(const Expr& e) {
+  const Symbol* shared_variable(const Expr& e) {
     const Expr* base = &e;
     while (base->kind == Expr::Kind::Generic ||
            (base->kind == Expr::Kind::Binary && (base->bop == BinaryOp::Add || base->bop == BinaryOp::Sub)))
       base = base->kids[0].get();
     if (base->kind != Expr::Kind::Symbol) return nullptr;
     const Symbol* s = lookup(base->name);
-    return s && s->kind == Symbol::Kind::Var && s->space == Space::Shared ? base : nullptr;
-  }
-
-  // A shared variable's address holds the CTA's rank (mem::cluster_shared_address): the operand
-  // is [Program::shared_base_reg + the offset of the variable in user shared memory].
-  void shared_relative(const std::string& name, Arg& a) {
-    a.reg = prog_.shared_base_reg;
-    // Dynamic shared memory follows the static variables: patched once their size is known.
-    if (dynamic_shared_.count(name)) pending_dynamic_ = true;
+    return s && s->kind == Symbol::Kind::Var && s->space == Space::Shared ? s : nullptr;
   }
 
   // A constant in the representation of `type`.
@@ -414,6 +404,57 @@ private:
     prog_.functions[index].end = static_cast<uint32_t>(prog_.ops.size());
     prog_.functions[index].reg_count = next_slot_ - prog_.functions[index].reg_base;
     prog_.functions[index].pred_count = next_pred_ - prog_.functions[index].pred_base;
+  }
+
+  // Each kernel's shared memory, as ptxas lays it out (tests/hw/shared_layout): the static
+  // variables its body declares or names, in declaration order at their alignment, then those of
+  // the device functions it reaches (calls, function addresses), the total rounded up to 16 bytes,
+  // dynamic shared memory after it. A variable's register holds its address in each CTA
+  // (program::Function::shared_vars; the engine fills it).
+  void lay_out_shared() {
+    std::unordered_map<uint32_t, uint32_t> var_of_slot;
+    for (uint32_t v = 0; v < shared_vars_.size(); ++v) var_of_slot[shared_vars_[v].slot] = v;
+    // Per function: the functions its ops name, and the shared variables it declares or names.
+    std::vector<std::set<uint32_t>> calls(prog_.functions.size()), vars(prog_.functions.size());
+    for (uint32_t v = 0; v < shared_vars_.size(); ++v)
+      if (shared_vars_[v].function >= 0) vars[static_cast<size_t>(shared_vars_[v].function)].insert(v);
+    for (uint32_t f = 0; f < prog_.functions.size(); ++f)
+      for (uint32_t i = prog_.functions[f].entry; i < prog_.functions[f].end; ++i) {
+        std::function<void(const Arg&)> scan = [&](const Arg& a) {
+          if (a.kind == ArgKind::Function) calls[f].insert(a.reg);
+          if (a.kind == ArgKind::Address)
+            if (auto it = var_of_slot.find(a.reg); it != var_of_slot.end()) vars[f].insert(it->second);
+          for (const Arg& e : a.elems) scan(e);
+        };
+        for (const Arg& a : prog_.ops[i].args) scan(a);
+      }
+    for (uint32_t k = 0; k < prog_.functions.size(); ++k) {
+      Function& kernel = prog_.functions[k];
+      if (!kernel.is_entry) continue;
+      std::set<uint32_t> reached{k}, others;
+      for (std::vector<uint32_t> work{k}; !work.empty();) {
+        const uint32_t f = work.back();
+        work.pop_back();
+        for (uint32_t g : calls[f])
+          if (g < prog_.functions.size() && reached.insert(g).second) work.push_back(g);
+      }
+      for (uint32_t f : reached)
+        if (f != k) others.insert(vars[f].begin(), vars[f].end());
+      std::vector<uint32_t> order(vars[k].begin(), vars[k].end());
+      for (uint32_t v : others)
+        if (!vars[k].count(v)) order.push_back(v);
+      uint64_t offset = 0;
+      for (uint32_t v : order) {
+        const SharedVar& s = shared_vars_[v];
+        if (s.dynamic) continue;
+        offset = align_up(offset, s.align);
+        kernel.shared_vars.push_back({s.slot, static_cast<uint32_t>(offset)});
+        offset += s.size;
+      }
+      kernel.shared_bytes = static_cast<uint32_t>(align_up(offset, 16));
+      for (uint32_t v : order)
+        if (shared_vars_[v].dynamic) kernel.shared_vars.push_back({shared_vars_[v].slot, kernel.shared_bytes});
+    }
   }
 
   void emit_implicit_return(const ast::Function& f) {
@@ -546,10 +587,6 @@ private:
       taking_address_ = i < row.size() && row[i].address_of;
       Arg a;
       if (!operand(in.operands[i], operand_type(b, i), ss, a)) return false;
-      if (pending_dynamic_) {
-        dynamic_shared_refs_.push_back({static_cast<uint32_t>(prog_.ops.size()), static_cast<uint32_t>(i)});
-        pending_dynamic_ = false;
-      }
       op.args.push_back(std::move(a));
     }
     return true;
@@ -615,8 +652,12 @@ private:
         // A variable names an address in its own space; a generic access uses its window.
         bool generic = ss.empty();
         a.space = generic ? Space::Generic : s->space;
+        if (s->space == Space::Shared) {
+          a.reg = s->slot;
+          a.imm = (generic ? mem::kSharedWindow : 0) + static_cast<uint64_t>(offset);
+          return true;
+        }
         a.imm = (generic ? generic_address(s->space, s->address) : s->address) + static_cast<uint64_t>(offset);
-        if (s->space == Space::Shared) shared_relative(base->name, a);
         return true;
       }
       return fail(base->loc, "'" + base->name + "' cannot be used as an address");
@@ -677,10 +718,11 @@ private:
     if (auto addr = address_value(e)) {  // var+offset as a value
       a.kind = ArgKind::Imm;
       a.imm = *addr;
-      if (const Expr* v = shared_variable(e)) {
+      if (const Symbol* v = shared_variable(e)) {  // [its register + offset] (lay_out_shared)
         a.kind = ArgKind::Address;
         a.space = Space::Shared;
-        shared_relative(v->name, a);
+        a.reg = v->slot;
+        a.imm = *addr - v->address;  // the offset (and the generic window, for generic(var))
       }
       return true;
     }
@@ -749,9 +791,10 @@ private:
       a.kind = ArgKind::Imm;
       a.space = s.space;
       a.imm = s.address;
-      if (s.space == Space::Shared) {
+      if (s.space == Space::Shared) {  // the address the variable's register holds (lay_out_shared)
         a.kind = ArgKind::Address;
-        shared_relative(e.name, a);
+        a.reg = s.slot;
+        a.imm = 0;
       }
       return true;
     }
@@ -766,12 +809,17 @@ private:
   std::vector<PendingInit> inits_;
   std::unordered_map<const Declarator*, uint64_t> pending_const_;
   std::unordered_map<std::string, std::vector<std::string>> branch_targets_;
-  std::unordered_set<std::string> dynamic_shared_;
-  std::vector<std::pair<uint32_t, uint32_t>> dynamic_shared_refs_;  // (op, arg) to patch
-  bool pending_dynamic_ = false;
+  // Every .shared variable, in declaration order: its size and alignment, the function that
+  // declares it (-1: the module), whether it is dynamic (an extern unsized array), its register.
+  struct SharedVar {
+    uint64_t size, align;
+    int32_t function;
+    bool dynamic;
+    uint32_t slot;
+  };
+  std::vector<SharedVar> shared_vars_;
   bool negatable_ = false;       // the operand being lowered may be a negated register (isa::Operand)
   bool taking_address_ = false;  // the operand being lowered takes a variable's address (isa::Operand)
-  uint64_t shared_size_ = 0;
   uint64_t local_size_ = 0;
   uint32_t next_slot_ = 0;
   uint32_t next_pred_ = 0;

@@ -97,7 +97,6 @@ std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots(const Program& p, const 
       for (size_t a = writes_first(op) && !reads_other_lanes(op, 0) ? 1 : 0; a < op.args.size(); ++a) {
         const bool any_lane = reads_other_lanes(op, a);
         slots_in(op.args[a], [&](uint32_t slot) {
-          if (slot == p.shared_base_reg) return;  // the engine fills it for every CTA
           if (!mine(slot) || any_lane) {
             if (slot < zero.size()) zero[slot] = true;
           } else if (!reached[i] || !(w[(slot - base) / 64] >> ((slot - base) % 64) & 1)) zero[slot] = true;

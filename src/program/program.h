@@ -100,6 +100,13 @@ struct Function {
   uint32_t max_ntid[3] = {0, 0, 0};         // .maxntid / .reqntid, 0 when absent
   bool req_ntid = false;                    // max_ntid came from .reqntid (an exact block)
   uint32_t min_ctas_per_sm = 0;             // .minnctapersm, 0 when absent
+  // A kernel's static shared memory (its variables and those of the functions it reaches, §5.1.7,
+  // laid out as ptxas does), and per shared variable it reaches (dynamic ones after the static
+  // bytes) the register that holds its address and its offset in user shared memory: a
+  // reference to a variable is [its register + offset], and the address carries the CTA's rank
+  // (mem::cluster_shared_address), so the engine fills those registers per CTA.
+  uint32_t shared_bytes = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> shared_vars;
   uint32_t req_cluster[3] = {0, 0, 0};      // .reqnctapercluster, 0 when absent
   uint32_t max_cluster_rank = 0;            // .maxclusterrank, 0 when absent
   bool explicit_cluster = false;            // .explicitcluster: launched with a cluster shape
@@ -123,11 +130,6 @@ struct Program {
   std::unordered_map<std::string, uint32_t> function_index;
   uint32_t reg_slots = 0;    // 64-bit register slots per lane
   uint32_t pred_regs = 0;
-  // A slot no function owns, in which every lane holds its CTA's shared address of user shared
-  // memory's first byte (mem::cluster_shared_address(rank, 0)): a shared variable's address is an
-  // Address operand [this slot + its offset], as the CTA's rank is part of it (§5.1.7).
-  uint32_t shared_base_reg = 0;
-  uint32_t shared_bytes = 0; // static shared memory of the module
   uint32_t local_bytes = 0;  // per-thread local memory (all functions' .local and .param frames)
   mem::Buffer constants;     // the module's constant bank, initialised
   std::unordered_map<std::string, Variable> variables;  // module-scope .global and .const, by name

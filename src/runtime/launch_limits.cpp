@@ -54,9 +54,9 @@ std::string check_launch_limits(const program::Program& program, const program::
   if (threads > 1024)
     return "block " + dims(c.block) + " is " + std::to_string(threads) + " threads; a CTA of " + target +
            " holds at most 1024";
-  const uint64_t shared = uint64_t{program.shared_bytes} + c.shared_bytes;
+  const uint64_t shared = uint64_t{kernel.shared_bytes} + c.shared_bytes;
   if (shared > t.shared_per_cta)
-    return "shared memory of " + std::to_string(shared) + " bytes (" + std::to_string(program.shared_bytes) +
+    return "shared memory of " + std::to_string(shared) + " bytes (" + std::to_string(kernel.shared_bytes) +
            " static + " + std::to_string(c.shared_bytes) + " dynamic) exceeds " + target +
            "'s opt-in maximum of " + std::to_string(t.shared_per_cta) + " bytes per CTA";
 

@@ -18,8 +18,8 @@
 namespace ptxvm::test {
 namespace {
 
-std::string hw_file(const char* name) {
-  return (std::filesystem::path(__FILE__).parent_path() / "../hw/shared_window" / name).string();
+std::string hw_file(const char* name, const char* dir = "shared_window") {
+  return (std::filesystem::path(__FILE__).parent_path() / "../hw" / dir / name).string();
 }
 
 std::string read_text(const std::string& path) {
@@ -74,6 +74,37 @@ TEST(SharedWindowHardware, TheKernelSeesTheH100sWindow) {  // §5.1.7, §10.29-1
     ++launches;
   }
   EXPECT_EQ(launches, 4u);
+}
+
+// tests/hw/shared_layout: a module of four kernels and a device function with a variable of its
+// own; each kernel lays out only what it reaches, as ptxas does (§5.1.7).
+TEST(SharedWindowHardware, EachKernelLaysOutItsOwnVariables) {
+  const std::string ptx = read_text(hw_file("shared_layout.ptx", "shared_layout"));
+  std::istringstream records(read_text(hw_file("records.json", "shared_layout")));
+  size_t launches = 0;
+  for (std::string line; std::getline(records, line);) {
+    const size_t k = line.find("\"kernel\": \"") + 11;
+    const std::string kernel = line.substr(k, line.find('"', k) - k);
+    std::vector<uint32_t> gpu;
+    std::istringstream words(line.substr(line.find("\"words\": [") + 10));
+    for (std::string w; std::getline(words, w, ',');) gpu.push_back(static_cast<uint32_t>(std::stoul(w)));
+    Harness h;
+    h.load(ptx);
+    const uint64_t out = h.buffer(std::vector<uint32_t>(7, 0xdeadbeefu));
+    LaunchConfig c;
+    c.grid = {1};
+    c.block = {32};
+    c.shared_bytes = field(line, "dynamic");
+    const LaunchResult r = h.module->launch(kernel, c, {arg(out)});
+    ++launches;
+    if (field(line, "result") != 0) {  // k4 stores past its dynamic bytes: the GPU faults
+      EXPECT_FALSE(r.ok) << line;
+      continue;
+    }
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(h.read<uint32_t>(out, 7), gpu) << line;
+  }
+  EXPECT_EQ(launches, 8u);
 }
 
 }  // namespace
