@@ -94,6 +94,9 @@ public:
   // (empty for a name that is no kernel).
   std::vector<std::string> kernels() const;
   std::vector<KernelParam> params(std::string_view kernel) const;
+  // The kernel's static shared memory in bytes (its variables and those of the functions it calls,
+  // laid out as ptxas does; 0 for a name that is no kernel).
+  uint32_t static_shared_bytes(std::string_view kernel) const;
   // Why launch() would refuse this request (unknown kernel, argument sizes, the target's launch
   // limits and the kernel's directives), without running it; empty when it would run.
   std::string check_launch(std::string_view kernel, const LaunchConfig& config,

@@ -226,11 +226,12 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute attr, CUfun
   case CU_FUNC_ATTRIBUTE_PTX_VERSION:
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = arch; break;
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = f->max_dynamic_shared; break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(f->module->module->static_shared_bytes(f->name)); break;
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *value = f->cluster[0]; break;
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *value = f->cluster[1]; break;
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *value = f->cluster[2]; break;
   case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *value = f->non_portable_cluster; break;
-  default: *value = 0;  // shared, constant and local sizes: ptxvm does not report them yet
+  default: *value = 0;  // constant and local sizes: ptxvm does not report them yet
   }
   return CUDA_SUCCESS;
 }

@@ -111,6 +111,11 @@ std::vector<KernelParam> Module::params(std::string_view name) const {
   return out;
 }
 
+uint32_t Module::static_shared_bytes(std::string_view name) const {
+  const program::Function* f = impl_->program.find(std::string(name));
+  return f && f->is_entry && f->defined ? f->shared_bytes : 0;
+}
+
 std::string Module::check_launch(std::string_view name, const LaunchConfig& config,
                                  const std::vector<KernelArg>& args) const {
   const program::Function* f = impl_->program.find(std::string(name));

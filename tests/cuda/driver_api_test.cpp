@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -147,6 +149,24 @@ TEST_F(Driver, InvalidPtxAndMachineCodeAreRefused) {
             CUDA_ERROR_INVALID_PTX);
   const unsigned char elf[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
   EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
+}
+
+// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: each kernel's own static shared memory, as ptxas lays it
+// out (tests/hw/shared_layout: k1 816 bytes, k2 48 with its device function's 20, k4 none).
+TEST_F(Driver, StaticSharedSizeIsPerKernel) {
+  std::ifstream f(std::string(PTXVM_SOURCE_DIR) + "/tests/hw/shared_layout/shared_layout.ptx");
+  std::stringstream ptx;
+  ptx << f.rdbuf();
+  CUmodule m = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.str().c_str()), CUDA_SUCCESS);
+  for (auto [name, bytes] : {std::pair{"k1", 816}, {"k2", 48}, {"k3", 288}, {"k4", 0}}) {
+    CUfunction k;
+    ASSERT_EQ(cuModuleGetFunction(&k, m, name), CUDA_SUCCESS);
+    int value = -1;
+    ASSERT_EQ(cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k), CUDA_SUCCESS);
+    EXPECT_EQ(value, bytes) << name;
+  }
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
 // A 2D CUDA array filled by cuMemcpy2D, read through a texture object (linear filtering, clamp)
