@@ -1,17 +1,12 @@
 // Records tests/hw/shared_layout (README.md): each kernel of shared_layout.ptx, 32 threads, with 0
 // and 64 dynamic bytes; one JSON object per launch.
 // nvcc -o record record.cu -lcuda && ./record shared_layout.ptx > records.json
-#include <cuda.h>
 #include <cstdio>
 
+#include "../driver.h"
+
 int main(int argc, char** argv) {
-  cuInit(0);
-  CUdevice d;
-  cuDeviceGet(&d, 0);
-  CUcontext ctx;
-  cuCtxCreate(&ctx, nullptr, 0, d);
-  CUmodule module;
-  if (cuModuleLoad(&module, argc > 1 ? argv[1] : "shared_layout.ptx") != CUDA_SUCCESS) return 1;
+  const CUmodule module = load_ptx(argc > 1 ? argv[1] : "shared_layout.ptx");
   for (const char* name : {"k1", "k2", "k3", "k4"})
     for (unsigned dyn : {0u, 64u}) {
       CUfunction f;

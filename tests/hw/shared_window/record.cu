@@ -1,9 +1,10 @@
 // Records tests/hw/shared_window (README.md): runs shared_window.ptx's kernels and prints one JSON
 // object per launch. nvcc -o record record.cu -lcuda && ./record shared_window.ptx > records.json
-#include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include "../driver.h"
 
 static CUmodule module;
 
@@ -35,12 +36,7 @@ static void launch_window(const char* name, unsigned grid, unsigned cluster, uns
 }
 
 int main(int argc, char** argv) {
-  cuInit(0);
-  CUdevice d;
-  cuDeviceGet(&d, 0);
-  CUcontext ctx;
-  cuCtxCreate(&ctx, nullptr, 0, d);
-  if (cuModuleLoad(&module, argc > 1 ? argv[1] : "shared_window.ptx") != CUDA_SUCCESS) return 1;
+  module = load_ptx(argc > 1 ? argv[1] : "shared_window.ptx");
   if (argc > 2) {  // one reserved load, in a process of its own (a fault spoils the context)
     CUfunction f;
     cuModuleGetFunction(&f, module, "reserved_load");
