@@ -293,6 +293,8 @@ struct Mma {
       const unsigned at = lane_of(a_tmem) + place(i, q * s.n / groups()).lane;
       t.check_allocated(*issuer, lane, *op, at, 1, column_of(a_tmem), columns);
       for (unsigned k = 0; k < ks; ++k) {
+        if (k % per == 0 && t.shadow)
+          t.check_read(*issuer, lane, issue_pc, at, column_of(a_tmem) + k / per, "A in Tensor Memory", true);
         const uint32_t cell = t.cell(at, column_of(a_tmem) + k / per);
         const uint64_t raw = g == 32 ? cell : (cell >> (k % per * g)) & ((1u << g) - 1);
         out[size_t{i} * ks + k] = g == 8 ? from_container(s.a, raw) : raw;
@@ -314,6 +316,7 @@ struct Mma {
         const NibblePlace n = nibble_place(wide, s.selector, i, g);
         const unsigned at = lane_of(meta_tmem) + n.lane + q * group_rows, column = column_of(meta_tmem) + n.column;
         t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
+        if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "the sparsity metadata", true);
         const unsigned nibble = (t.cell(at, column) >> n.bit) & 0xf;
         if (!valid_nibble(gr, nibble))
           issuer->undefined(lane, "'" + op->text + "': the sparsity metadata of row " + std::to_string(i) +
@@ -413,6 +416,7 @@ struct Mma {
     const unsigned at = lane_of(base & 0x3fffffff) + 32 * quarter + index % 32;  // CUTLASS keeps sf_id in bits 30-31
     const unsigned column = column_of(base) + index / 32, byte = id + block;
     t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
+    if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "a scale factor", true);
     return static_cast<uint8_t>(t.cell(at, column) >> (8 * byte));
   }
 
