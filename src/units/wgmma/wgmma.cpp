@@ -367,7 +367,8 @@ struct Issued {
   std::shared_ptr<Mma> mma;
   Warp* warp;  // the warp whose wait or exit lands it
   void apply() const {
-    for (uint32_t slot : mma->slots()) warp->async_release(slot);
+    if (warp->async_checked)
+      for (uint32_t slot : mma->slots()) warp->async_release(slot);
     mma->run(*warp);
   }
 };
@@ -449,7 +450,8 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   for (uint32_t i = 0; i < 4; ++i) {
     Warp& member = w.cta->warps[mma->first_warp + i];
     u.groups[member.index].issue(0, {mma, &member});
-    for (uint32_t slot : mma->slots()) member.async_hold(slot, w.current_pc);
+    if (member.async_checked)
+      for (uint32_t slot : mma->slots()) member.async_hold(slot, w.current_pc);
   }
   meeting.complete(*w.cta);
 }
