@@ -68,16 +68,14 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
 void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {
   using sanitize::Access;
   if (cta->init && space != Space::Const && space != Space::Param) init_access(space, owner, offset, size, lane);
-  if (async_checked && (space == Space::Shared || space == Space::Global) && !cta->cluster->async->empty())
-    async_access(space, owner, offset, size, lane);
-  if (owner == cta && cta->proxy && space == Space::Shared) {  // a generic write, for the async proxy
-    const Access a = launch->sanitizer->traits(current_pc).access;
-    if (a == Access::Write || a == Access::StrongWrite || a == Access::Atomic)
-      cta->proxy->write(first_thread + static_cast<uint32_t>(lane), current_pc, offset, size);
-  }
-  if (!cta->race) return;
   const Access a = launch->sanitizer->traits(current_pc).access;
-  if (a == Access::None) return;
+  if (a == Access::None) return;  // a unit's own access, or the thread's local frame
+  const bool write = a == Access::Write || a == Access::StrongWrite || a == Access::Atomic;
+  if (async_checked && (space == Space::Shared || space == Space::Global) && !cta->cluster->async->empty())
+    async_access(space, owner, offset, size, lane, write);
+  if (write && owner == cta && cta->proxy && space == Space::Shared)  // a generic write, for the async proxy
+    cta->proxy->write(first_thread + static_cast<uint32_t>(lane), current_pc, offset, size);
+  if (!cta->race) return;
   const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
   const bool strong = a == Access::StrongRead || a == Access::StrongWrite || a == Access::Atomic;
   const uint64_t location =
@@ -116,11 +114,7 @@ void Warp::async_add(const AsyncTicket& t, int lane, Space space, uint64_t addre
   t.cluster->async->add(std::move(r));
 }
 
-void Warp::async_access(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane) {
-  using sanitize::Access;
-  const Access a = launch->sanitizer->traits(current_pc).access;
-  if (a == Access::None) return;  // a unit's own access
-  const bool write = a == Access::Write || a == Access::StrongWrite || a == Access::Atomic;
+void Warp::async_access(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, bool write) {
   const sanitize::AsyncShadow::Region* r =
       cta->cluster->async->conflict(space, space == Space::Shared ? owner->rank : 0, offset, size, write);
   if (!r) return;
@@ -148,16 +142,11 @@ void Warp::async_uses(uint32_t exec) {
   for (const std::vector<uint32_t>* slots : {&t.reads, &t.stores, &t.addresses})
     for (uint32_t slot : *slots)
       if (async_register_count[slot] && exec) {
-        const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
         const int lane = std::countr_zero(exec);
-        CheckReport report;
-        report.check = "async";
-        report.kind = "register read before an asynchronous operation's completion";
-        report.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), current_pc);
-        report.other = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), async_register_pc[slot]);
-        report.detail = "the operation holds this register (its accumulators or A fragment) until a wgmma.wait_group of "
-                        "the warp retires its wgmma-group; accessing it before is undefined (PTX §9.7.15.7.3)";
-        launch->sanitizer->report(std::move(report));
+        check_report("async", lane, current_pc, "register read before an asynchronous operation's completion",
+                     "the operation holds this register (its accumulators or A fragment) until a wgmma.wait_group of "
+                     "the warp retires its wgmma-group; accessing it before is undefined (PTX §9.7.15.7.3)",
+                     first_thread + static_cast<uint32_t>(lane), async_register_pc[slot]);
         return;
       }
 }
@@ -384,14 +373,8 @@ void Warp::join_lanes(uint32_t lanes) {
 }
 
 void Warp::sync_report(int lane, std::string kind, std::string detail) {
-  if (!launch->sanitizer || !launch->sanitizer->checks.synccheck) return;
-  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
-  CheckReport r;
-  r.check = "synccheck";
-  r.kind = std::move(kind);
-  r.site = launch->sanitizer->site(id, first_thread + static_cast<uint32_t>(lane), current_pc);
-  r.detail = std::move(detail);
-  launch->sanitizer->report(std::move(r));
+  if (launch->sanitizer && launch->sanitizer->checks.synccheck)
+    check_report("synccheck", lane, current_pc, std::move(kind), std::move(detail));
 }
 
 void Warp::check_report(const char* check, int lane, uint32_t at_pc, std::string kind, std::string detail,

@@ -411,7 +411,7 @@ private:
   void async_proxy_check(int lane, uint64_t address, uint64_t size, uint32_t at_pc, uint32_t reader);
   void async_add(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source);
   // The async check: lane `lane`'s access (a write with `write`) meets an operation's region.
-  void async_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);
+  void async_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, bool write);
   const char* async_completion_ = nullptr;  // of the ticket async_open returned last
   // initcheck: an access of lane `lane` to [offset, offset + size) of `space` (of `owner`'s shared
   // memory for .shared).

@@ -9,7 +9,6 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "isa/special_registers.h"
 #include "front/const_eval.h"
