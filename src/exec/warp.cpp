@@ -87,8 +87,7 @@ void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int 
 }
 
 Warp::AsyncTicket Warp::async_open(const char* completion) {
-  async_completion_ = completion;
-  return {cta->cluster, cta->cluster->async->open()};
+  return {cta->cluster, cta->cluster->async->open(), completion};
 }
 
 void Warp::AsyncTicket::retire() const {
@@ -110,7 +109,7 @@ void Warp::async_add(const AsyncTicket& t, int lane, Space space, uint64_t addre
   r.cta[0] = cta->id.x, r.cta[1] = cta->id.y, r.cta[2] = cta->id.z;
   r.thread = first_thread + static_cast<uint32_t>(lane);
   r.pc = current_pc;
-  r.completion = async_completion_ ? async_completion_ : "its completion";
+  r.completion = t.completion;
   t.cluster->async->add(std::move(r));
 }
 

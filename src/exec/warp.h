@@ -359,6 +359,7 @@ public:
   struct AsyncTicket {
     Cluster* cluster = nullptr;
     uint64_t id = 0;  // 0: the check is off
+    const char* completion = nullptr;
     // The operation completes (call it before it moves its bytes).
     void retire() const;
   };
@@ -412,7 +413,6 @@ private:
   void async_add(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source);
   // The async check: lane `lane`'s access (a write with `write`) meets an operation's region.
   void async_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, bool write);
-  const char* async_completion_ = nullptr;  // of the ticket async_open returned last
   // initcheck: an access of lane `lane` to [offset, offset + size) of `space` (of `owner`'s shared
   // memory for .shared).
   void init_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);
