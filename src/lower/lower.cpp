@@ -407,8 +407,11 @@ private:
 
   // Each kernel's shared memory, as ptxas lays it out (tests/hw/shared_layout): the static
   // variables its body declares or names, in declaration order at their alignment, then those of
-  // the device functions it reaches (calls, function addresses), the total rounded up to 16 bytes,
-  // dynamic shared memory after it. A variable's register holds its address in each CTA
+  // the device functions it reaches (calls, function addresses), the end rounded up to 16 bytes;
+  // then every dynamic (extern, unsized) array of the module, named by the kernel or not, in
+  // declaration order at its alignment — so one declared .align 1024 moves the arrays declared
+  // after it, and the kernel's static size, to a 1024-byte boundary. Dynamic shared memory
+  // follows the static size. A variable's register holds its address in each CTA
   // (program::Function::shared_vars; the engine fills it).
   void lay_out_shared() {
     std::unordered_map<uint32_t, uint32_t> var_of_slot;
@@ -450,9 +453,13 @@ private:
         kernel.shared_vars.push_back({s.slot, static_cast<uint32_t>(offset)});
         offset += s.size;
       }
-      kernel.shared_bytes = static_cast<uint32_t>(align_up(offset, 16));
-      for (uint32_t v : order)
-        if (shared_vars_[v].dynamic) kernel.shared_vars.push_back({shared_vars_[v].slot, kernel.shared_bytes});
+      offset = align_up(offset, 16);
+      for (const SharedVar& s : shared_vars_)
+        if (s.dynamic) {
+          offset = align_up(offset, s.align);
+          kernel.shared_vars.push_back({s.slot, static_cast<uint32_t>(offset)});
+        }
+      kernel.shared_bytes = static_cast<uint32_t>(offset);
     }
   }
 

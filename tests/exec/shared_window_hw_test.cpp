@@ -104,7 +104,7 @@ TEST(SharedWindowHardware, EachKernelLaysOutItsOwnVariables) {
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(h.read<uint32_t>(out, 7), gpu) << line;
   }
-  EXPECT_EQ(launches, 8u);
+  EXPECT_EQ(launches, 14u);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
   const CUmodule module = load_ptx(argc > 1 ? argv[1] : "shared_layout.ptx");
-  for (const char* name : {"k1", "k2", "k3", "k4"})
+  for (const char* name : {"k1", "k2", "k3", "k5", "k6", "k7", "k4"})
     for (unsigned dyn : {0u, 64u}) {
       CUfunction f;
       cuModuleGetFunction(&f, module, name);

@@ -59,3 +59,32 @@ extern "C" __global__ void k4(unsigned* out) {  // no shared memory of its own
     out[0] = smem(dyn), out[1] = reg(0), out[2] = reg(1), out[3] = reg(2), out[4] = out[5] = out[6] = 0;
   }
 }
+
+// A dynamic array declared with an alignment beyond 16 (as TMA and wgmma kernels declare theirs)
+// after a small static variable: k5 aligns it to 1024, k6 to 128, k7 keeps 16.
+extern "C" __global__ void k5(unsigned* out) {
+  __shared__ unsigned char a[3];
+  extern __shared__ __align__(1024) unsigned char dyn1024[];
+  a[threadIdx.x % 3] = 7;
+  if (threadIdx.x == 0) {
+    out[0] = smem(a), out[1] = smem(dyn1024), out[2] = reg(0), out[3] = reg(1), out[4] = reg(2), out[5] = out[6] = 0;
+  }
+}
+
+extern "C" __global__ void k6(unsigned* out) {
+  __shared__ unsigned char a[3];
+  extern __shared__ __align__(128) unsigned char dyn128[];
+  a[threadIdx.x % 3] = 8;
+  if (threadIdx.x == 0) {
+    out[0] = smem(a), out[1] = smem(dyn128), out[2] = reg(0), out[3] = reg(1), out[4] = reg(2), out[5] = out[6] = 0;
+  }
+}
+
+extern "C" __global__ void k7(unsigned* out) {
+  __shared__ double d[3];
+  extern __shared__ float4 dyn16[];
+  d[threadIdx.x % 3] = 9;
+  if (threadIdx.x == 0) {
+    out[0] = smem(d), out[1] = smem(dyn16), out[2] = reg(0), out[3] = reg(1), out[4] = reg(2), out[5] = out[6] = 0;
+  }
+}
