@@ -48,7 +48,8 @@ inline WordDiff diff_words(const std::vector<uint32_t>& got, const std::vector<u
   return d;
 }
 
-inline std::vector<Recorded> read_records(const std::string& path) {
+// The bytes of the xz file at `path`.
+inline std::string read_xz(const std::string& path) {
   const std::string cmd =
       "python3 -c \"import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())\" '" + path + "'";
   std::string data;
@@ -59,6 +60,11 @@ inline std::vector<Recorded> read_records(const std::string& path) {
       while ((n = fread(buf, 1, sizeof buf, p)) > 0) data.append(buf, n);
       if (pclose(p) != 0) data.clear();
     }
+  return data;
+}
+
+inline std::vector<Recorded> read_records(const std::string& path) {
+  const std::string data = read_xz(path);
   std::vector<Recorded> r;
   size_t pos = 0;
   auto take = [&](void* dst, size_t n) {

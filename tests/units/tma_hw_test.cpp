@@ -16,6 +16,7 @@
 #include "../hw/tma/texts.h"
 #include "../sem/hw_records.h"
 #include "harness.h"
+#include "units/tma/box.h"
 #include "units/tma/tensor_map.h"
 
 namespace ptxvm::test {
@@ -45,17 +46,34 @@ units::tma::TensorMap fields_of(const Text& t, uint64_t address) {
   return m;
 }
 
-TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
+// Replays the records of `file`; an interleaved load's completion flag is not compared (its
+// mbarrier expects the box's bytes, which an interleaved copy does not move: whether the phase
+// completes is then a race on the GPU, tests/hw/tma/interleave/README.md; InterleavedCopies
+// compares the count), and a launch whose copy
+// reads past the tensor's allocation (the GPU reads whatever lies there) must stop as a guest
+// fault naming that read.
+void replay(const std::string& file) {
   std::ifstream f(hw_dir() + "/tma_kernels.ptx");
   std::stringstream ss;
   ss << f.rdbuf();
+  // An interleaved load's kernel expects the box's bytes; it expects what the copy moves here
+  // (box.h), so that its waits end at once rather than after 10^6 tries.
+  std::string ptx = ss.str();
+  for (const Text& t : ptxvm_hw_tma::kTexts) {
+    if (!t.interleave || !ptxvm_hw_tma::loads(t)) continue;
+    units::tma::Box box;
+    box.map = fields_of(t, 0);
+    const std::string expect = "expect_tx.shared.b64 _, [bar], ";
+    const size_t at = ptx.find(expect, ptx.find(".visible .entry " + std::string(t.kernel) + "(")) + expect.size();
+    ptx.replace(at, ptx.find(';', at) - at, std::to_string(box.bytes()));
+  }
   Harness h;
-  h.load(ss.str());
+  h.load(ptx);
   std::map<std::string, const Text*> by_name;
   for (const Text& t : ptxvm_hw_tma::kTexts) by_name[t.name] = &t;
-  const std::vector<Recorded> records = read_records(hw_dir() + "/tma.bin.xz");
+  const std::vector<Recorded> records = read_records(hw_dir() + "/" + file);
   ASSERT_FALSE(records.empty());
-  size_t words = 0;
+  size_t words = 0, past_end = 0;
   for (const Recorded& rec : records) {
     const size_t sp = rec.insn.find(' ');
     const unsigned set = unsigned(std::stoul(rec.insn.substr(0, sp)));
@@ -81,41 +99,29 @@ TEST(TmaHardware, TileLoadsAndStores) {  // §9.7.9.25.5.2, §5.5.3
       EXPECT_TRUE(r.guest_fault) << rec.insn << ": " << r.error;
       continue;
     }
+    if (!r.ok && t.interleave && r.guest_fault && r.error.find("past the end of the") != std::string::npos) {
+      ++past_end;
+      continue;
+    }
     if (!r.ok) {
       ADD_FAILURE() << rec.insn << ": " << r.error;
       continue;
     }
-    const size_t n = std::min(rec.out.size(), ptxvm_hw_tma::compared_words(t));
+    const size_t n = std::min(rec.out.size(), ptxvm_hw_tma::compared_words(t) - (t.interleave && ptxvm_hw_tma::loads(t)));
     const std::vector<uint32_t> got = h.read<uint32_t>(ptxvm_hw_tma::loads(t) ? out : tensor, n);
     const WordDiff d = diff_words(got, {rec.out.begin(), rec.out.begin() + long(n)});
     words += got.size();
     EXPECT_EQ(d.bad, 0u) << rec.insn << ": " << d.bad << " of " << got.size() << " words differ" << d.first;
   }
-  std::printf("tma: %zu records, %zu words compared\n", records.size(), words);
+  std::printf("%s: %zu records, %zu words compared, %zu copies reading past the tensor\n", file.c_str(), records.size(),
+              words, past_end);
 }
 
-// Interleaved maps (§5.5.6): what cuTensorMapEncodeTiled accepts and refuses, as recorded
-// (tests/hw/tma/interleave.bin.xz). The copies' images are recorded there too; ptxvm does not
-// run interleaved copies yet (units/tma refuses them), so only the encoder's answers are compared.
-TEST(TmaHardware, InterleavedMapsAreAcceptedAsTheEncoderAccepts) {
-  std::map<std::string, const Text*> by_name;
-  for (const Text& t : ptxvm_hw_tma::kTexts) by_name[t.name] = &t;
-  const std::vector<Recorded> records = read_records(hw_dir() + "/interleave.bin.xz");
-  ASSERT_FALSE(records.empty());
-  size_t refused = 0;
-  for (const Recorded& rec : records) {
-    const Text& t = *by_name.at(rec.insn.substr(rec.insn.find(' ') + 1));
-    ASSERT_NE(t.interleave, 0u) << rec.insn;
-    const std::string why = units::tma::validate(fields_of(t, 0x10000));
-    if (rec.bytes == 0) {
-      ++refused;
-      EXPECT_NE(why, "") << rec.insn << ": the CUDA encoder refuses this map";
-    } else {
-      EXPECT_EQ(why, "") << rec.insn << ": the CUDA encoder accepts this map";
-    }
-  }
-  EXPECT_GT(refused, 0u);
-}
+TEST(TmaHardware, TileLoadsAndStores) { replay("tma.bin.xz"); }  // §9.7.9.25.5.2, §5.5.3
+
+// Interleaved maps (§5.5.6), the first recording (tests/hw/tma/interleave.bin.xz): what
+// cuTensorMapEncodeTiled refuses, and the images of the copies it accepts.
+TEST(TmaHardware, InterleavedTexts) { replay("interleave.bin.xz"); }
 
 }  // namespace
 }  // namespace ptxvm::test

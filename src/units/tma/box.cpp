@@ -24,13 +24,23 @@ uint64_t Box::row_count() const {
   return n;
 }
 
-uint32_t Box::count(unsigned d) const { return (map.box[d] + map.element_strides[d] - 1) / map.element_strides[d]; }
-
-uint64_t Box::row_elements() const {
-  return (mode >= Mode::Im2col ? map.channels : map.box[0]) / packing(map.type).values;
+Packing Box::unit() const {
+  if (map.interleave == Interleave::None) return packing(map.type);
+  const unsigned chunk = map.interleave == Interleave::B16 ? 16 : 32;
+  return {1, chunk, chunk};
 }
 
-uint64_t Box::bytes() const { return row_count() * row_elements() * packing(map.type).shared_bytes; }
+uint32_t Box::count(unsigned d) const {
+  if (map.interleave != Interleave::None && d == map.rank - 2) return 1;
+  return (map.box[d] + map.element_strides[d] - 1) / map.element_strides[d];
+}
+
+uint64_t Box::row_elements() const {
+  if (mode >= Mode::Im2col) return map.channels / unit().values;
+  return map.interleave != Interleave::None ? count(0) : map.box[0] / unit().values;
+}
+
+uint64_t Box::bytes() const { return row_count() * row_elements() * unit().shared_bytes; }
 
 // .tile: the rows of dimensions 1 .. rank-1, dimension 1 fastest, each index stepped by its
 // traversal stride (§5.5.3.2). .tile::gather4/scatter4 (§5.5.3.4): four boxes of one row each,
@@ -85,55 +95,65 @@ uint64_t Box::swizzled(uint64_t a) const {
 }
 
 void Box::apply() const {
-  const Packing p = packing(map.type);
+  const Packing p = unit();
   const int64_t first = coords[0] / p.values;  // a whole element: read_box checks the coordinate
   const uint64_t n = row_elements(), dim0 = map.dims[0] / p.values;
+  // a traversal stride in dimension 0 exists for interleaved maps only (validate: 1 otherwise)
+  const int64_t step = map.element_strides[0];
   uint64_t at = shared;
   for (const Row& row : rows())
     for (uint64_t k = 0; k < n; ++k, at += p.shared_bytes) {
-      const int64_t c = first + static_cast<int64_t>(k);
+      const int64_t c = first + static_cast<int64_t>(k) * step;
       const bool inside = row.inside && c >= 0 && static_cast<uint64_t>(c) < dim0;
       move(at, row.global + static_cast<uint64_t>(c) * p.global_bytes, inside);
     }
 }
 
-// One element, at unswizzled shared address `at` and global address `global`. It moves in pieces
-// of at most 8 bytes at 8-byte boundaries, each contiguous under every swizzle (they change
-// address bits 3 and up); an element of the padded types is its packed bytes, the padding after
-// them in shared memory left as it was (§5.5.1.1.1: "un-initialized"). A 16u6_align16b store is
-// the .b6p2x16 form: 16 shared bytes, the 6-bit values in their low bits, packed into 12 bytes.
+// One element (an interleaved map's chunk), at unswizzled shared address `at` and global address
+// `global`. It moves in pieces of at most 8 bytes at 8-byte boundaries, each contiguous under
+// every swizzle (they change address bits 3 and up); an element of the padded types is its packed
+// bytes, the padding after them in shared memory left as it was (§5.5.1.1.1: "un-initialized"). A
+// 16u6_align16b store is the .b6p2x16 form: 16 shared bytes, the 6-bit values in their low bits,
+// packed into 12 bytes.
 void Box::move(uint64_t at, uint64_t global, bool inside) const {
-  const Packing p = packing(map.type);
+  const Packing p = unit();
   auto pieces = [&](unsigned size, auto each) {
     for (unsigned j = 0; j < size; j += 8)
       each(warp->access(Space::Shared, swizzled(at + j), std::min(8u, size - j), lane, false), j, std::min(8u, size - j));
   };
-  uint8_t bytes[16] = {};
+  uint8_t bytes[32] = {};
   if (load) {
     if (inside) {
       std::memcpy(bytes, warp->access(Space::Global, global, p.global_bytes, lane, false), p.global_bytes);
       // a .tf32 tensor's f32 values load rounded to tf32: to nearest, ties away from zero, as
-      // cvt.rna.tf32.f32 (§9.7.9.21), Inf and NaN unchanged (H100, tests/hw/tma)
-      if (map.type == DataType::TF32 || map.type == DataType::TF32Ftz) {
-        uint32_t v;
-        std::memcpy(&v, bytes, 4);
-        if ((v & 0x7f800000u) != 0x7f800000u) v = (v + 0x1000u) & ~0x1fffu;
-        std::memcpy(bytes, &v, 4);
-      }
+      // cvt.rna.tf32.f32 (§9.7.9.21), Inf and NaN unchanged (H100, tests/hw/tma and interleave)
+      if (map.type == DataType::TF32 || map.type == DataType::TF32Ftz)
+        for (unsigned j = 0; j < p.global_bytes; j += 4) {
+          uint32_t v;
+          std::memcpy(&v, bytes + j, 4);
+          if ((v & 0x7f800000u) != 0x7f800000u) v = (v + 0x1000u) & ~0x1fffu;
+          std::memcpy(bytes + j, &v, 4);
+        }
     } else if (map.oob == OobFill::NanRequestZeroFma) {
       // the OOB-NaN (§5.5.3.3), which an H100 writes as 0x7ff7 in every 16 bits of the element (a
       // NaN of f16, bf16, f32 and f64)
-      const uint64_t nan = 0x7ff77ff77ff77ff7ull;
-      std::memcpy(bytes, &nan, 8);
+      for (unsigned j = 0; j < sizeof bytes; j += 2) bytes[j] = 0xf7, bytes[j + 1] = 0x7f;
     }
     pieces(p.global_bytes, [&](uint8_t* s, unsigned j, unsigned n) { std::memcpy(s, bytes + j, n); });
     return;
   }
   if (!inside) return;
   uint8_t* gmem = warp->access(Space::Global, global, p.global_bytes, lane, false);
-  if (combine)
-    return numeric::combine_atomically(combine, gmem, warp->access(Space::Shared, swizzled(at), p.shared_bytes, lane, false),
-                                       p.shared_bytes, true);
+  // element by element of the map's type (an interleaved chunk holds several). The TMA unit's
+  // f32 adds keep subnormals, as atom's shared-memory adds do, not flushing them as atom's global
+  // ones (tests/hw/tma/interleave: 520 sums of subnormal tensor words); its f64 NaN rules are
+  // taken from the same, unrecorded.
+  if (combine) {
+    const unsigned size = packing(map.type).shared_bytes;
+    for (unsigned j = 0; j < p.shared_bytes; j += size)
+      numeric::combine_atomically(combine, gmem + j, warp->access(Space::Shared, swizzled(at + j), size, lane, false), size, false);
+    return;
+  }
   pieces(p.shared_bytes, [&](const uint8_t* s, unsigned j, unsigned n) { std::memcpy(bytes + j, s, n); });
   if (map.type == DataType::U6x16Align16) {  // value i in bits 6i .. 6i + 5 of the 12 bytes
     uint8_t packed[12] = {};

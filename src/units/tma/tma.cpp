@@ -74,8 +74,10 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, bool load, int l) {
   if (b.map.rank != rank)
     w.undefined(l, "'" + op.text + "' is ." + std::to_string(rank) + "d but its tensor map has rank " +
                        std::to_string(b.map.rank) + " (PTX §9.7.9.25.5.2)");
-  if (b.map.interleave != Interleave::None)
-    w.undefined(l, "'" + op.text + "': interleaved maps are not implemented yet");
+  // interleaved im2col maps and interleaved packed types: nothing recorded shows what they move
+  if (b.map.interleave != Interleave::None && (b.mode != Mode::Tile || packing(b.map.type).values != 1))
+    w.undefined(l, "'" + op.text + "': not implemented: interleaved " +
+                       (b.mode != Mode::Tile ? "im2col maps" : "maps of packed sub-byte types") + " (PTX §5.5.6)");
   if (!serves(b.map, b.mode))
     w.undefined(l, "'" + op.text + "': a " + kind(b.map) + " tensor map does not serve this copy's load mode " +
                        "(PTX §9.7.9.25.5.2: tiled maps serve .tile and .tile::gather4/scatter4, im2col maps .im2col, "
@@ -95,9 +97,10 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, bool load, int l) {
     w.undefined(l, "'" + op.text + "': the first coordinate of a 16u4_align16b or 16u6_align16b tensor must be a "
                        "multiple of 128, not " + std::to_string(b.coords[0]) + " (PTX §9.7.9.25.5.1)");
   // §5.5.3.1: "the address of the bounding box must be 16-byte aligned"; an H100 stops such a
-  // copy with an illegal-instruction error (tests/hw/tma).
+  // copy with an illegal-instruction error (tests/hw/tma). An interleaved map's coordinate counts
+  // 16-byte chunks (box.h).
   const Packing p = packing(b.map.type);
-  if (b.coords[0] * static_cast<int64_t>(p.global_bytes) % (16 * static_cast<int64_t>(p.values)))
+  if (b.map.interleave == Interleave::None && b.coords[0] * static_cast<int64_t>(p.global_bytes) % (16 * static_cast<int64_t>(p.values)))
     w.undefined(l, "'" + op.text + "': the box starts at coordinate " + std::to_string(b.coords[0]) +
                   " of dimension 0, " + std::to_string(b.coords[0] * static_cast<int64_t>(p.global_bytes) / p.values) +
                   " bytes into a row: not 16-byte aligned (PTX §5.5.3.1)");
