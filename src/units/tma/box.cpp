@@ -36,7 +36,7 @@ uint32_t Box::count(unsigned d) const {
 }
 
 uint64_t Box::row_elements() const {
-  if (mode >= Mode::Im2col) return map.channels / unit().values;
+  if (mode >= Mode::Im2col) return map.interleave != Interleave::None ? 1 : map.channels / unit().values;
   return map.interleave != Interleave::None ? count(0) : map.box[0] / unit().values;
 }
 
@@ -100,11 +100,13 @@ void Box::apply() const {
   const uint64_t n = row_elements(), dim0 = map.dims[0] / p.values;
   // a traversal stride in dimension 0 exists for interleaved maps only (validate: 1 otherwise)
   const int64_t step = map.element_strides[0];
+  // an interleaved .im2col copy's rows are whole chunks, dimension 0 walked by its pixels
+  const bool placed = mode == Mode::Im2col && map.interleave != Interleave::None;
   uint64_t at = shared;
   for (const Row& row : rows())
     for (uint64_t k = 0; k < n; ++k, at += p.shared_bytes) {
-      const int64_t c = first + static_cast<int64_t>(k) * step;
-      const bool inside = row.inside && c >= 0 && static_cast<uint64_t>(c) < dim0;
+      const int64_t c = placed ? 0 : first + static_cast<int64_t>(k) * step;
+      const bool inside = row.inside && (placed || (c >= 0 && static_cast<uint64_t>(c) < dim0));
       move(at, row.global + static_cast<uint64_t>(c) * p.global_bytes, inside);
     }
 }

@@ -10,7 +10,8 @@
 // chunks, not elements — its coordinate, extent, box and traversal stride all — and the dimension
 // before the last is not traversed: its coordinate places the box and must lie inside the tensor,
 // its box size and traversal stride are ignored. The chunks of each row lie one after another in
-// shared memory, swizzled as a tile's.
+// shared memory, swizzled as a tile's. An .im2col copy walks its pixels, a chunk each, through
+// the dimensions left (im2col.cpp).
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,7 @@ private:
   uint32_t count(unsigned d) const;      // .tile: ceil(box[d] / elementStrides[d]) indices of dimension d
   std::vector<Row> rows() const;         // in shared-memory order
   std::vector<Row> im2col_rows() const;  // the im2col modes (im2col.cpp)
+  std::vector<Row> interleaved_rows() const;  // .im2col through an interleaved map: a chunk a row
   uint64_t swizzled(uint64_t address) const;
   void move(uint64_t at, uint64_t global, bool inside) const;
 };

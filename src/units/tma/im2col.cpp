@@ -1,10 +1,12 @@
 // The rows (pixels) of the im2col boxes (PTX §5.5.4, §5.5.5; 001_23fdd5978b24a3ed.txt): each pixel
-// is `channels` elements from the C coordinate on, the pixels one after another in shared memory.
+// is `channels` elements from the C coordinate on, the pixels one after another in shared memory;
+// with an interleaved map, one chunk (interleaved_rows).
 #include "units/tma/box.h"
 
 namespace ptxvm::units::tma {
 
 std::vector<Box::Row> Box::im2col_rows() const {
+  if (map.interleave != Interleave::None) return interleaved_rows();
   const unsigned n_dim = map.rank - 1;
   auto inside = [&](unsigned d, int64_t g) { return g >= 0 && static_cast<uint64_t>(g) < map.dims[d]; };
   auto step = [&](unsigned d, int64_t g) { return static_cast<uint64_t>(g) * map.strides[d - 1]; };
@@ -60,6 +62,38 @@ std::vector<Box::Row> Box::im2col_rows() const {
   if (mode == Mode::Im2colW) return line;
   for (unsigned group = 0; group < 4; ++group)
     rows.insert(rows.end(), line.begin() + 32 * group, line.begin() + 32 * (group + 1) + halo);
+  return rows;
+}
+
+// .im2col through an interleaved map (tests/hw/tma/interleave, 40 copies, every byte): as for a
+// tiled one, dimension 0 counts chunks and the dimension before the last is not traversed; the
+// pixels walk the rest as .im2col walks W, H and D: the spatial dimensions are 0 .. rank-3, the
+// bounding box, offsets and traversal strides theirs, N the last. A pixel is one chunk, whatever
+// channelsPerPixel says.
+std::vector<Box::Row> Box::interleaved_rows() const {
+  const unsigned n_dim = map.rank - 1, fixed = map.rank - 2, spatial = map.rank - 2;
+  const uint64_t chunk = unit().global_bytes;
+  auto inside = [&](unsigned d, int64_t g) { return g >= 0 && static_cast<uint64_t>(g) < map.dims[d]; };
+  auto step = [&](unsigned d, int64_t g) { return static_cast<uint64_t>(g) * (d ? map.strides[d - 1] : chunk); };
+  int64_t n = coords[n_dim], base[3] = {};
+  for (unsigned i = 0; i < spatial; ++i) base[i] = coords[i];
+  std::vector<Row> rows;
+  for (uint32_t p = 0; p < map.pixels; ++p) {
+    Row row{map.address + step(n_dim, n) + step(fixed, coords[fixed]), inside(n_dim, n) && inside(fixed, coords[fixed])};
+    for (unsigned i = 0; i < spatial; ++i) {
+      const int64_t g = base[i] + info[i];
+      row.inside = row.inside && inside(i, g);
+      row.global += step(i, g);
+    }
+    rows.push_back(row);
+    unsigned i = 0;  // the next base: dimension 0 first, carrying into the next, then N
+    for (; i < spatial; ++i) {
+      base[i] += map.element_strides[i];
+      if (base[i] <= static_cast<int64_t>(map.dims[i]) - 1 + map.upper[i]) break;
+      base[i] = map.lower[i];
+    }
+    if (i == spatial) n += map.element_strides[n_dim];
+  }
   return rows;
 }
 

@@ -74,10 +74,9 @@ Box read_box(Warp& w, const Op& op, const Arg& tensor, bool load, int l) {
   if (b.map.rank != rank)
     w.undefined(l, "'" + op.text + "' is ." + std::to_string(rank) + "d but its tensor map has rank " +
                        std::to_string(b.map.rank) + " (PTX §9.7.9.25.5.2)");
-  // interleaved im2col maps and interleaved packed types: nothing recorded shows what they move
-  if (b.map.interleave != Interleave::None && (b.mode != Mode::Tile || packing(b.map.type).values != 1))
-    w.undefined(l, "'" + op.text + "': not implemented: interleaved " +
-                       (b.mode != Mode::Tile ? "im2col maps" : "maps of packed sub-byte types") + " (PTX §5.5.6)");
+  // interleaved packed types: nothing recorded shows what they move
+  if (b.map.interleave != Interleave::None && packing(b.map.type).values != 1)
+    w.undefined(l, "'" + op.text + "': not implemented: interleaved maps of packed sub-byte types (PTX §5.5.6)");
   if (!serves(b.map, b.mode))
     w.undefined(l, "'" + op.text + "': a " + kind(b.map) + " tensor map does not serve this copy's load mode " +
                        "(PTX §9.7.9.25.5.2: tiled maps serve .tile and .tile::gather4/scatter4, im2col maps .im2col, "

@@ -2,7 +2,7 @@
 // cuTensorMapEncodeTiled), one field varied at a time (probes.py writes probes.inc). For each
 // probe and coordinate set a process of its own (a fault leaves the context unusable) builds the
 // map over a tensor whose word i holds i, and
-//  - a load runs 256 CTAs: CTA k fills a 4 KiB shared buffer with 0xa5, expects 16·(k+1) bytes on
+//  - a load (tile or im2col) runs 256 CTAs: CTA k fills a 4 KiB shared buffer with 0xa5, expects 16·(k+1) bytes on
 //    its mbarrier, issues the copy and waits up to 2 ms. The record holds every CTA's "phase
 //    completed" flag and CTA 255's buffer (its phase never completes: the copy has landed whole).
 //    The largest completing count is the bytes the copy moves; smaller counts complete by chance,
@@ -41,13 +41,29 @@ __device__ void issue_load(uint32_t dst, const CUtensorMap* map, const int* c, u
                  :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar) : "memory");
 }
 
-// expect_step: CTA k expects expect_step·(k+1) bytes; image_cta: the CTA whose buffer goes to image.
 template <int R>
-__global__ void load_probe(const __grid_constant__ CUtensorMap map, int c0, int c1, int c2, int c3, int c4,
-                           uint32_t expect_step, uint32_t image_cta, uint32_t* flags, uint32_t* image) {
+__device__ void issue_im2col(uint32_t dst, const CUtensorMap* map, const int* c, const uint16_t* o, uint32_t bar) {
+  if constexpr (R == 3)
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5], {%6};"
+                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar), "h"(o[0]) : "memory");
+  else if constexpr (R == 4)
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};"
+                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(bar), "h"(o[0]), "h"(o[1]) : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7], {%8, %9, %10};"
+                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar), "h"(o[0]), "h"(o[1]), "h"(o[2]) : "memory");
+}
+
+// expect_step: CTA k expects expect_step·(k+1) bytes; image_cta: the CTA whose buffer goes to image.
+// Im2col: a .im2col copy with offsets o0..o2 instead of a .tile copy.
+template <int R, bool Im2col>
+__global__ void load_probe(const __grid_constant__ CUtensorMap map, int c0, int c1, int c2, int c3, int c4, uint16_t o0,
+                           uint16_t o1, uint16_t o2, uint32_t expect_step, uint32_t image_cta, uint32_t* flags,
+                           uint32_t* image) {
   extern __shared__ __align__(1024) uint8_t buf[];
   __shared__ __align__(8) uint64_t bar;
   const int c[5] = {c0, c1, c2, c3, c4};
+  const uint16_t o[3] = {o0, o1, o2};
   for (unsigned i = threadIdx.x; i < kRegion / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(buf)[i] = 0xa5a5a5a5u;
   const uint32_t b = uint32_t(__cvta_generic_to_shared(&bar)), dst = uint32_t(__cvta_generic_to_shared(buf));
   if (threadIdx.x == 0) asm volatile("mbarrier.init.shared.b64 [%0], 1;" :: "r"(b));
@@ -56,7 +72,8 @@ __global__ void load_probe(const __grid_constant__ CUtensorMap map, int c0, int 
   if (threadIdx.x == 0) {
     uint32_t done = 0;
     asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" :: "r"(b), "r"(expect_step * (blockIdx.x + 1)) : "memory");
-    issue_load<R>(dst, &map, c, b);
+    if constexpr (Im2col) issue_im2col<R>(dst, &map, c, o, b);
+    else issue_load<R>(dst, &map, c, b);
     uint64_t start, now;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
     do {
@@ -129,26 +146,34 @@ static void run(const Probe& p, unsigned set) {
   cuuint32_t box[5], es[5];
   for (unsigned i = 0; i < 5; ++i) dims[i] = p.dims[i], box[i] = p.box[i], es[i] = p.estr[i];
   for (unsigned i = 0; i < 4; ++i) strides[i] = p.strides[i];
-  if (cuTensorMapEncodeTiled(&map, CUtensorMapDataType(p.type), p.rank, tensor, dims, strides, box, es,
-                             CUtensorMapInterleave(p.interleave), CUtensorMapSwizzle(p.swizzle),
-                             CU_TENSOR_MAP_L2_PROMOTION_NONE, CUtensorMapFloatOOBfill(p.oob)) != CUDA_SUCCESS) {
+  const CUresult encoded =
+      p.dir == 'I' ? cuTensorMapEncodeIm2col(&map, CUtensorMapDataType(p.type), p.rank, tensor, dims, strides, p.lower, p.upper,
+                                             p.channels, p.pixels, es, CUtensorMapInterleave(p.interleave),
+                                             CUtensorMapSwizzle(p.swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                             CUtensorMapFloatOOBfill(p.oob))
+                   : cuTensorMapEncodeTiled(&map, CUtensorMapDataType(p.type), p.rank, tensor, dims, strides, box, es,
+                                            CUtensorMapInterleave(p.interleave), CUtensorMapSwizzle(p.swizzle),
+                                            CU_TENSOR_MAP_L2_PROMOTION_NONE, CUtensorMapFloatOOBfill(p.oob));
+  if (encoded != CUDA_SUCCESS) {
     std::printf("%s %u refused\n", p.name, set);
     return;
   }
   const int* c = p.coords[set];
   const size_t shared = kRegion + 1024;
   const uint32_t step = 16, last = kCtas - 1;
-  if (p.dir == 'L') {
-    if (p.rank == 3) {
-      CHECK_RT(allow_shared(load_probe<3>, shared));
-      load_probe<3><<<kCtas, 128, shared>>>(map, c[0], c[1], c[2], c[3], c[4], step, last, flags, out);
-    } else if (p.rank == 4) {
-      CHECK_RT(allow_shared(load_probe<4>, shared));
-      load_probe<4><<<kCtas, 128, shared>>>(map, c[0], c[1], c[2], c[3], c[4], step, last, flags, out);
-    } else {
-      CHECK_RT(allow_shared(load_probe<5>, shared));
-      load_probe<5><<<kCtas, 128, shared>>>(map, c[0], c[1], c[2], c[3], c[4], step, last, flags, out);
-    }
+  uint16_t o[3];
+  for (int i = 0; i < 3; ++i) o[i] = uint16_t(p.offsets[set][i]);
+  auto launch = [&](auto kernel) {
+    const cudaError_t e = allow_shared(kernel, shared);
+    if (e == cudaSuccess)
+      kernel<<<kCtas, 128, shared>>>(map, c[0], c[1], c[2], c[3], c[4], o[0], o[1], o[2], step, last, flags, out);
+    return e;
+  };
+  if (p.dir == 'L' || p.dir == 'I') {
+    const bool ic = p.dir == 'I';
+    CHECK_RT(p.rank == 3   ? (ic ? launch(load_probe<3, true>) : launch(load_probe<3, false>))
+             : p.rank == 4 ? (ic ? launch(load_probe<4, true>) : launch(load_probe<4, false>))
+                           : (ic ? launch(load_probe<5, true>) : launch(load_probe<5, false>)));
   } else if (p.dir == 'R') {
     CHECK_RT(allow_shared(store_probe<3, true>, shared));
     store_probe<3, true><<<1, 128, shared>>>(map, c[0], c[1], c[2], c[3]);
@@ -161,7 +186,7 @@ static void run(const Probe& p, unsigned set) {
   }
   CHECK_RT(cudaGetLastError());
   CHECK_RT(cudaDeviceSynchronize());
-  if (p.dir == 'L') {
+  if (p.dir == 'L' || p.dir == 'I') {
     std::vector<uint32_t> f(kCtas), img(kRegion / 4);
     CHECK_RT(cudaMemcpy(f.data(), flags, kCtas * 4, cudaMemcpyDeviceToHost));
     CHECK_RT(cudaMemcpy(img.data(), out, kRegion, cudaMemcpyDeviceToHost));

@@ -4,12 +4,15 @@
 
 struct Probe {
   const char* name;
-  char dir;  // 'L' load, 'S' store, 'R' .add reduction
+  char dir;  // 'L' load, 'I' im2col load, 'S' store, 'R' .add reduction
   unsigned type, elem_bytes, interleave, swizzle, oob, rank;  // CUtensorMap* enumerations by value
   unsigned long long dims[5], strides[4];
   unsigned box[5], estr[5];
   unsigned sets;
   int coords[4][5];
+  int lower[3], upper[3];  // an im2col map's bounding box (cuTensorMapEncodeIm2col),
+  unsigned channels, pixels;
+  int offsets[4][3];       // and each coordinate set's im2col offsets
 };
 
 inline constexpr Probe kProbes[] = {
