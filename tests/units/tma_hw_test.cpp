@@ -48,7 +48,7 @@ units::tma::TensorMap fields_of(const Text& t, uint64_t address) {
 
 // Replays the records of `file`; an interleaved load's completion flag is not compared (its
 // mbarrier expects the box's bytes, which an interleaved copy does not move: whether the phase
-// completes is then a race on the GPU, tests/hw/tma/interleave/README.md; InterleavedCopies
+// completes is then a race on the GPU, tests/hw/tma/probes/README.md; ProbedCopies
 // compares the count), and a launch whose copy
 // reads past the tensor's allocation (the GPU reads whatever lies there) must stop as a guest
 // fault naming that read.
@@ -119,7 +119,7 @@ void replay(const std::string& file) {
 
 TEST(TmaHardware, TileLoadsAndStores) { replay("tma.bin.xz"); }  // §9.7.9.25.5.2, §5.5.3
 
-// Interleaved maps (§5.5.6), the first recording (tests/hw/tma/interleave.bin.xz): what
+// Interleaved maps (§5.5.6), the first recording (tests/hw/tma/probes.bin.xz): what
 // cuTensorMapEncodeTiled refuses, and the images of the copies it accepts.
 TEST(TmaHardware, InterleavedTexts) { replay("interleave.bin.xz"); }
 

@@ -148,7 +148,7 @@ void Box::move(uint64_t at, uint64_t global, bool inside) const {
   uint8_t* gmem = warp->access(Space::Global, global, p.global_bytes, lane, false);
   // element by element of the map's type (an interleaved chunk holds several). The TMA unit's
   // f32 adds keep subnormals, as atom's shared-memory adds do, not flushing them as atom's global
-  // ones (tests/hw/tma/interleave: 520 sums of subnormal tensor words); its f64 NaN rules are
+  // ones (tests/hw/tma/probes: 520 sums of subnormal tensor words); its f64 NaN rules are
   // taken from the same, unrecorded.
   if (combine) {
     const unsigned size = packing(map.type).shared_bytes;

@@ -6,7 +6,7 @@
 // as zero, or as a NaN with the NaN fill, and are not stored.
 //
 // An interleaved map (§5.5.6, NC/8HWC8 and NC/16HWC16) moves what an H100 moves
-// (tests/hw/tma/interleave, 292 copies, every byte): dimension 0 counts 16-byte (32-byte)
+// (tests/hw/tma/probes and interleave.bin.xz, 292 copies, every byte): dimension 0 counts 16-byte (32-byte)
 // chunks, not elements — its coordinate, extent, box and traversal stride all — and the dimension
 // before the last is not traversed: its coordinate places the box and must lie inside the tensor,
 // its box size and traversal stride are ignored. The chunks of each row lie one after another in

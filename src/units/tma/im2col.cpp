@@ -65,7 +65,7 @@ std::vector<Box::Row> Box::im2col_rows() const {
   return rows;
 }
 
-// .im2col through an interleaved map (tests/hw/tma/interleave, 40 copies, every byte): as for a
+// .im2col through an interleaved map (tests/hw/tma/probes, 40 copies, every byte): as for a
 // tiled one, dimension 0 counts chunks and the dimension before the last is not traversed; the
 // pixels walk the rest as .im2col walks W, H and D: the spatial dimensions are 0 .. rank-3, the
 // bounding box, offsets and traversal strides theirs, N the last. A pixel is one chunk, whatever

@@ -182,7 +182,8 @@ void load(Warp& w, const Op& op, uint32_t m) {
   });
 }
 
-// The box of a store or reduction [tensorMap, tensorCoords], [srcMem] (§9.7.9.25.5.2-3), checked.
+// The box of a store or reduction [tensorMap, tensorCoords], [srcMem] (§9.7.9.25.5.2-3), checked;
+// .im2col_no_offs moves the pixels an .im2col load with zero offsets would (tests/hw/tma/probes).
 // An H100 stops a store or reduction whose box starts before the tensor (tests/hw/tma); ptxvm
 // takes .tile::scatter4's column and rows alike.
 Box store_box(Warp& w, const Op& op, int l) {
@@ -191,6 +192,14 @@ Box store_box(Warp& w, const Op& op, int l) {
     if (b.coords[d] < 0)
       w.undefined(l, "'" + op.text + "': a tensor store's box starts at coordinate " + std::to_string(b.coords[d]) +
                     " (tensorCoords[" + std::to_string(d) + "]), before the tensor (tests/hw/tma: the H100 faults)");
+  // an H200 stops .im2col_no_offs copies through a map whose bounding box has a corner not 0
+  // (tests/hw/tma/probes: every such copy, the coordinates inside the box or not)
+  if (b.mode == Mode::Im2col)
+    for (unsigned i = 0; i + 2 < b.map.rank; ++i)
+      if (b.map.lower[i] || b.map.upper[i])
+        w.undefined(l, "'" + op.text + "': an .im2col_no_offs copy takes a map whose bounding box corners are 0, not " +
+                           std::to_string(b.map.lower[i]) + " and " + std::to_string(b.map.upper[i]) +
+                           " (tests/hw/tma/probes: the H200 faults)");
   b.shared = mem::shared_offset(w.address(op.args[1], l));
   if (b.shared % 128)
     w.undefined(l, "'" + op.text + "': the shared address must be 128-byte aligned (PTX §9.7.9.25.5.2)");
@@ -211,7 +220,7 @@ void issue_store(Warp& w, int l, const Box& b) {
   });
 }
 
-// cp.async.bulk.tensor.Nd.global.shared::cta.{tile,tile::scatter4}.bulk_group [tensorMap, tensorCoords], [srcMem]
+// cp.async.bulk.tensor.Nd.global.shared::cta.{tile,tile::scatter4,im2col_no_offs}.bulk_group [tensorMap, tensorCoords], [srcMem]
 void store(Warp& w, const Op& op, uint32_t m) {
   exec::for_lanes(m, [&](int l) {
     const Box b = store_box(w, op, l);
@@ -323,7 +332,8 @@ std::optional<Mode> mode(const isa::Bound& b, std::string& why) {
   const std::string* m = b.value("mode");
   if (!m || *m == ".tile") return Mode::Tile;
   if (*m == ".tile::gather4" || *m == ".tile::scatter4") return Mode::Rows4;
-  if (*m == ".im2col") return Mode::Im2col;
+  // .im2col_no_offs (stores and reductions): the .im2col traversal, its offsets zero (Box::info)
+  if (*m == ".im2col" || *m == ".im2col_no_offs") return Mode::Im2col;
   if (*m == ".im2col::w") return Mode::Im2colW;
   if (*m == ".im2col::w::128") return Mode::Im2colW128;
   why = *m + " tensor copies are not implemented yet";

@@ -1,5 +1,5 @@
 // Records what an sm_90 GPU's TMA does with interleaved tensor maps (PTX §5.5.6, cuda.h's
-// cuTensorMapEncodeTiled), one field varied at a time (probes.py writes probes.inc). For each
+// cuTensorMapEncodeTiled) and with .im2col_no_offs stores, one field varied at a time (probes.py writes probes.inc). For each
 // probe and coordinate set a process of its own (a fault leaves the context unusable) builds the
 // map over a tensor whose word i holds i, and
 //  - a load (tile or im2col) runs 256 CTAs: CTA k fills a 4 KiB shared buffer with 0xa5, expects 16·(k+1) bytes on
@@ -7,7 +7,7 @@
 //    completed" flag and CTA 255's buffer (its phase never completes: the copy has landed whole).
 //    The largest completing count is the bytes the copy moves; smaller counts complete by chance,
 //    when the copy's partial transactions sum to them.
-//  - a store (or an .add reduction) runs one CTA that fills its buffer with bytes i·7+3 and stores
+//  - a store (or an .add reduction), .tile or .im2col_no_offs, runs one CTA that fills its buffer with bytes i·7+3 and stores
 //    the box; the record holds the tensor's global image (filled with 0x5a before a store).
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90a -o /tmp/probe probe.cu -lcuda && /tmp/probe > probes.txt
@@ -108,6 +108,30 @@ __global__ void store_probe(const __grid_constant__ CUtensorMap map, int c0, int
   asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;" ::: "memory");
 }
 
+// .im2col_no_offs: a store (or .add reduction) of an im2col map's pixels, no offsets.
+template <int R, bool Reduce>
+__global__ void im2col_store_probe(const __grid_constant__ CUtensorMap map, int c0, int c1, int c2, int c3) {
+  extern __shared__ __align__(1024) uint8_t buf[];
+  for (unsigned i = threadIdx.x; i < kRegion; i += blockDim.x) buf[i] = uint8_t(i * 7 + 3);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  const uint32_t src = uint32_t(__cvta_generic_to_shared(buf));
+  if constexpr (Reduce && R == 3)
+    asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%0, {%1, %2, %3}], [%4];"
+                 :: "l"(&map), "r"(c0), "r"(c1), "r"(c2), "r"(src) : "memory");
+  else if constexpr (Reduce)
+    asm volatile("cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.im2col_no_offs.bulk_group [%0, {%1, %2, %3, %4}], [%5];"
+                 :: "l"(&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(src) : "memory");
+  else if constexpr (R == 3)
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%0, {%1, %2, %3}], [%4];"
+                 :: "l"(&map), "r"(c0), "r"(c1), "r"(c2), "r"(src) : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.im2col_no_offs.bulk_group [%0, {%1, %2, %3, %4}], [%5];"
+                 :: "l"(&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(src) : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;" ::: "memory");
+}
+
 static std::string hex(const std::vector<uint32_t>& w) {
   std::string s;
   char b[9];
@@ -137,7 +161,7 @@ static void run(const Probe& p, unsigned set) {
   uint32_t *tensor, *flags, *out;
   CHECK_RT(cudaMalloc(&tensor, tensor_bytes));
   CHECK_RT(cudaMemcpy(tensor, image.data(), tensor_bytes, cudaMemcpyHostToDevice));
-  if (p.dir == 'S') CHECK_RT(cudaMemset(tensor, 0x5a, tensor_bytes));
+  if (p.dir == 'S' || p.dir == 'J') CHECK_RT(cudaMemset(tensor, 0x5a, tensor_bytes));
   CHECK_RT(cudaMalloc(&flags, kCtas * 4));
   CHECK_RT(cudaMemset(flags, 0xee, kCtas * 4));
   CHECK_RT(cudaMalloc(&out, kRegion));
@@ -147,7 +171,7 @@ static void run(const Probe& p, unsigned set) {
   for (unsigned i = 0; i < 5; ++i) dims[i] = p.dims[i], box[i] = p.box[i], es[i] = p.estr[i];
   for (unsigned i = 0; i < 4; ++i) strides[i] = p.strides[i];
   const CUresult encoded =
-      p.dir == 'I' ? cuTensorMapEncodeIm2col(&map, CUtensorMapDataType(p.type), p.rank, tensor, dims, strides, p.lower, p.upper,
+      p.dir == 'I' || p.dir == 'J' || p.dir == 'K' ? cuTensorMapEncodeIm2col(&map, CUtensorMapDataType(p.type), p.rank, tensor, dims, strides, p.lower, p.upper,
                                              p.channels, p.pixels, es, CUtensorMapInterleave(p.interleave),
                                              CUtensorMapSwizzle(p.swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                              CUtensorMapFloatOOBfill(p.oob))
@@ -174,6 +198,15 @@ static void run(const Probe& p, unsigned set) {
     CHECK_RT(p.rank == 3   ? (ic ? launch(load_probe<3, true>) : launch(load_probe<3, false>))
              : p.rank == 4 ? (ic ? launch(load_probe<4, true>) : launch(load_probe<4, false>))
                            : (ic ? launch(load_probe<5, true>) : launch(load_probe<5, false>)));
+  } else if (p.dir == 'J' || p.dir == 'K') {
+    auto store = [&](auto kernel) {
+      const cudaError_t e = allow_shared(kernel, shared);
+      if (e == cudaSuccess) kernel<<<1, 128, shared>>>(map, c[0], c[1], c[2], c[3]);
+      return e;
+    };
+    const bool red = p.dir == 'K';
+    CHECK_RT(p.rank == 3 ? (red ? store(im2col_store_probe<3, true>) : store(im2col_store_probe<3, false>))
+                         : (red ? store(im2col_store_probe<4, true>) : store(im2col_store_probe<4, false>)));
   } else if (p.dir == 'R') {
     CHECK_RT(allow_shared(store_probe<3, true>, shared));
     store_probe<3, true><<<1, 128, shared>>>(map, c[0], c[1], c[2], c[3]);

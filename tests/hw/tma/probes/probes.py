@@ -1,4 +1,4 @@
-"""The interleaved-TMA probes: one field varied at a time (tests/hw/tma/interleave/README.md).
+"""The TMA probes: one field varied at a time (tests/hw/tma/probes/README.md).
 
 Writes probes.inc for probe.cu (rows as its header line says).  Run: python3 probes.py
 """
@@ -12,17 +12,18 @@ rows = []
 def probe(name, d, t, dims, box, interleave=16, swizzle=0, strides=None, estr=None, coords=None, oob=0, im2col=None):
     code, size = TYPES[t]
     rank = len(dims)
-    if strides is None:  # rows padded to the interleave size
+    if strides is None:  # rows padded to the interleave size (16 bytes without)
         strides, s = [], dims[0] * size
+        row = interleave or 16
         for i in range(1, rank):
-            s = (s + interleave - 1) // interleave * interleave
+            s = (s + row - 1) // row * row
             strides.append(s)
             s *= dims[i]
     estr = estr or [1] * rank
     if coords is None:
         coords = [[0] * rank] + [[int(i == j) for i in range(rank)] for j in range(rank)]
         coords = coords[:4] if rank == 3 else [coords[0], coords[1], coords[2], coords[rank - 1]]
-    rows.append((name, d, code, size, {16: 1, 32: 2}[interleave], swizzle, oob, rank, dims, strides, box, estr, coords, im2col))
+    rows.append((name, d, code, size, {0: 0, 16: 1, 32: 2}[interleave], swizzle, oob, rank, dims, strides, box, estr, coords, im2col))
 
 
 # the second dimension's box: does it count at all in 3-D?
@@ -77,8 +78,8 @@ probe("i32_noswizzle", "L", "f32", [8, 9, 5], [8, 4, 2], interleave=32, swizzle=
 probe("i32_r4", "L", "f16", [16, 6, 5, 3], [16, 2, 2, 2], interleave=32, swizzle=1)
 # im2col loads ("I": box is unused; im2col = lower corner, upper corner, channels, pixels, offsets
 # per coordinate set)
-def im2col(name, t, dims, lower, upper, channels, pixels, coords, offsets, interleave=16, swizzle=0, estr=None):
-    probe(name, "I", t, dims, [1] * len(dims), interleave=interleave, swizzle=swizzle, estr=estr, coords=coords,
+def im2col(name, t, dims, lower, upper, channels, pixels, coords, offsets, interleave=16, swizzle=0, estr=None, d="I"):
+    probe(name, d, t, dims, [1] * len(dims), interleave=interleave, swizzle=swizzle, estr=estr, coords=coords,
           im2col=(lower, upper, channels, pixels, offsets))
 
 
@@ -98,6 +99,21 @@ im2col("ic_estr", "f32", [4, 9, 4, 2], [0, 0], [0, 0], 4, 8, [[0, 0, 0, 0], [0, 
        [[0, 0], [0, 0], [0, 0], [0, 0]], estr=[1, 2, 2, 1])
 im2col("ic_ndhwc", "f32", [4, 4, 3, 3, 2], [0, 0, 0], [0, 0, 0], 4, 8, [[0, 0, 0, 0, 0], [0, 1, 0, 1, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 1]],
        [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]])
+
+# .im2col_no_offs stores and reductions, without interleave and with
+zero = [[0, 0, 0]] * 4
+im2col("nooffs_nwc", "f32", [8, 9, 3], [0], [0], 8, 4, [[0, 0, 0], [0, 2, 0], [0, 7, 0], [4, 0, 1]], zero, interleave=0, d="J")
+im2col("nooffs_nwc_box", "f32", [8, 9, 3], [-1], [-2], 4, 8, [[0, -1, 0], [4, 3, 0], [0, 5, 1], [0, 6, 2]], zero, interleave=0, d="J")
+im2col("nooffs_nhwc", "f16", [16, 5, 4, 2], [0, 0], [0, 0], 16, 8, [[0, 0, 0, 0], [0, 3, 1, 0], [8, 2, 3, 1], [0, 4, 3, 1]], zero,
+       interleave=0, d="J")
+im2col("nooffs_nhwc_estr", "f32", [4, 6, 4, 2], [-1, 0], [0, -1], 4, 8, [[0, -1, 0, 0], [0, 1, 1, 0], [0, 3, 2, 1], [0, 0, 0, 1]],
+       zero, interleave=0, estr=[1, 2, 1, 1], d="J")
+im2col("nooffs_swz", "f32", [32, 9, 3], [0], [0], 32, 4, [[0, 0, 0], [0, 3, 0], [0, 7, 0], [0, 0, 2]], zero, interleave=0,
+       swizzle=3, d="J")
+im2col("nooffs_red", "f32", [8, 9, 3], [0], [0], 8, 4, [[0, 0, 0], [0, 2, 0], [0, 7, 0], [4, 0, 1]], zero, interleave=0, d="K")
+im2col("nooffs_il", "f32", [4, 9, 3], [0], [0], 4, 4, [[0, 0, 0], [0, 2, 0], [1, 0, 0], [0, 0, 1]], zero, d="J")
+im2col("nooffs_il_nhwc", "f32", [4, 5, 4, 2], [-1, 0], [0, 0], 4, 8, [[0, 0, 0, 0], [0, 1, 1, 0], [1, 0, 2, 0], [0, 0, 0, 1]],
+       zero, d="J")
 
 # stores and reductions
 probe("st_r4", "S", "f32", [4, 6, 5, 3], [4, 4, 2, 2], coords=[[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 1, 0], [0, 0, 4, 2]])

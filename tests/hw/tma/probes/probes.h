@@ -1,10 +1,11 @@
-// The interleaved-TMA probes of probes.inc (written by probes.py): shared by probe.cu, which
-// records them on a GPU, and tests/units/tma_interleave_hw_test.cpp, which replays them.
+// The TMA probes of probes.inc (written by probes.py): shared by probe.cu, which
+// records them on a GPU, and tests/units/tma_probes_hw_test.cpp, which replays them.
 #pragma once
 
 struct Probe {
   const char* name;
-  char dir;  // 'L' load, 'I' im2col load, 'S' store, 'R' .add reduction
+  char dir;  // 'L' load, 'I' im2col load, 'S' store, 'R' .add reduction, 'J' .im2col_no_offs store,
+             // 'K' .im2col_no_offs .add reduction
   unsigned type, elem_bytes, interleave, swizzle, oob, rank;  // CUtensorMap* enumerations by value
   unsigned long long dims[5], strides[4];
   unsigned box[5], estr[5];
