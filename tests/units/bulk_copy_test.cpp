@@ -10,12 +10,12 @@ namespace {
 
 // `body` run by 64 threads over `.shared .b64 bar` and `.shared buf[256]`; `in` holds 64 words
 // 0x1000 + i; returns the first `n` words of out (64 words of 0xffffffff before the launch).
-LaunchResult run(const std::string& body, std::vector<uint32_t>* out_words) {
+LaunchResult run(const std::string& body, std::vector<uint32_t>* out_words, const std::string& target = "sm_90") {
   Harness h;
   h.load(kernel_ptx(".shared .align 8 .b64 bar;\n.shared .align 16 .b8 buf[256];\n"
                     "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd1, %r1, 4;\nadd.s64 %rd2, %rd_out, %rd1;\n"
                     "mov.u32 %r20, bar;\nmov.u32 %r21, buf;\nshl.b32 %r22, %r1, 2;\nadd.u32 %r23, %r21, %r22;\n"
-                    "setp.eq.u32 %p1, %r1, 0;\n" + body, "sm_90"));
+                    "setp.eq.u32 %p1, %r1, 0;\n" + body, target));
   std::vector<uint32_t> in(64);
   for (uint32_t i = 0; i < 64; ++i) in[i] = 0x1000 + i;
   uint64_t out = h.buffer(std::vector<uint32_t>(64, 0xffffffffu)), din = h.buffer(in);
@@ -88,6 +88,33 @@ TEST(BulkCopy, SharedToGlobalLandsAtTheWaitThatRetiresItsGroup) {  // §9.7.9.25
   EXPECT_EQ(out[1], 99u);  // the source as it was at the wait
   for (uint32_t t = 2; t < 63; ++t) EXPECT_EQ(out[t], t + 7) << t;
   EXPECT_EQ(out[63], 0xffffffffu);  // thread 0's read before the wait: the old global word
+}
+
+// .cp_mask (sm_100): bit i of byteMask copies byte i of every 16-byte chunk; the other bytes of
+// the destination keep what they held.
+TEST(BulkCopy, ByteMaskCopiesTheBytesItsBitsName) {  // §9.7.9.25.4.1
+  std::vector<uint32_t> out;
+  auto r = run(R"(
+    mul.lo.u32 %r4, %r1, 0x01010101;
+    add.u32 %r4, %r4, 0x40302010;
+    st.shared.u32 [%r23], %r4;
+    fence.proxy.async.shared::cta;
+    bar.sync 0;
+    mov.u16 %h1, 0x8421;
+    @%p1 cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd_out], [buf], 256, %h1;
+    @%p1 cp.async.bulk.commit_group;
+    @%p1 cp.async.bulk.wait_group 0;
+  )", &out, "sm_100a");
+  ASSERT_TRUE(r.ok) << r.error;
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint32_t source = t * 0x01010101u + 0x40302010u;
+    uint32_t expect = 0;
+    for (uint32_t b = 0; b < 4; ++b) {
+      const uint32_t byte = 4 * t + b;
+      expect |= (0x8421u >> byte % 16 & 1 ? source >> 8 * b & 0xff : 0xffu) << 8 * b;
+    }
+    EXPECT_EQ(out[t], expect) << t;
+  }
 }
 
 // A reduction into shared memory completes on an mbarrier, combining each element then.

@@ -48,9 +48,15 @@ struct Copy {
   numeric::Combine combine = nullptr;
   uint8_t element = 0;
   bool global = false;
-  Warp::AsyncTicket ticket;  // the async check's
+  uint16_t byte_mask = 0xffff;  // .cp_mask: bit i copies byte i of every 16-byte chunk (§9.7.9.25.4.1)
+  Warp::AsyncTicket ticket;     // the async check's
   void apply() const {
     ticket.retire();
+    if (!combine && byte_mask != 0xffff) {
+      for (uint32_t i = 0; i < size; ++i)
+        if (byte_mask >> i % 16 & 1) dst[i] = src[i];
+      return;
+    }
     if (!combine) {
       std::memmove(dst, src, size);
       return;
@@ -74,8 +80,9 @@ public:
 };
 
 // op.aux: a reduction's combine function (0: a copy); op.aux2: the destination's space, then
-// kSharedSource, then a reduction's element bytes from bit kElementShift.
-constexpr uint64_t kSharedSource = 0x100, kMulticast = 0x200, kElementShift = 16;
+// kSharedSource, kMulticast, kByteMask (.cp_mask: the last operand is byteMask), then a
+// reduction's element bytes from bit kElementShift.
+constexpr uint64_t kSharedSource = 0x100, kMulticast = 0x200, kByteMask = 0x400, kElementShift = 16;
 Space space_of(const std::string& q) { return q == ".global" ? Space::Global : Space::Shared; }
 
 // The host bytes of [address, address + size) in `space`, after the alignment rule of §9.7.9.25.4.1.
@@ -104,6 +111,7 @@ void bulk_copy(Warp& w, const Op& op, uint32_t m) {
     c.dst = operand(w, op, dst_space, dst, size, l, "destination");
     c.src = operand(w, op, src_space, src, size, l, "source");
     c.size = size;
+    if (op.aux2 & kByteMask) c.byte_mask = w.get<uint16_t>(op.args.back(), l);
     if (op.aux) {  // cp.reduce.async.bulk
       c.combine = reinterpret_cast<numeric::Combine>(op.aux);
       c.element = static_cast<uint8_t>(op.aux2 >> kElementShift);
@@ -180,14 +188,10 @@ namespace {
 
 const program::Registration registered([](program::Registry& r) {
   r["cp.async.bulk §9.7.9.25.4.1"] = [](const isa::Bound& b, Op& op, std::string& why) {
-    if (b.value("mask")) {
-      why = ".cp_mask byte masks (sm_100) are not implemented yet";
-      return false;
-    }
     const std::string* dst = b.value("dst");
     const std::string* src = b.value("src");
     op.aux2 = static_cast<uint64_t>(space_of(dst ? *dst : ".global")) | (src && *src == ".shared::cta" ? kSharedSource : 0) |
-              (b.value("multicast") ? kMulticast : 0);
+              (b.value("multicast") ? kMulticast : 0) | (b.value("mask") ? kByteMask : 0);
     op.fn = &bulk_copy;
     return true;
   };
