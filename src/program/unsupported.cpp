@@ -12,7 +12,6 @@ struct Reason {
 
 // Single families.
 constexpr Reason kByFamily[] = {
-    {"slct §9.7.6.4", "not written yet"},
     {"multimem.ld_reduce §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.st §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},
     {"multimem.red §9.7.9.14", "multimem addresses span GPUs; ptxvm runs one device"},

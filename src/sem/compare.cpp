@@ -123,6 +123,32 @@ struct Selp {
   }
 };
 
+// slct (§9.7.6.4): d = c >= 0 ? a : b, a and b moved as bits. An .f32 c: -0 counts as 0, NaN
+// selects b, a subnormal is kept (sm_20+) unless .ftz flushes it to a signed zero, which selects a.
+// op.aux: bit 0 an .f32 c, bit 1 .ftz.
+template <typename T>
+struct Slct {
+  static void run(Warp& w, const Op& op, uint32_t m) {
+    for_lanes(m, [&](int l) {
+      bool pick_a;
+      if (op.aux & 1) {
+        const auto c = w.get<uint32_t>(op.args[3], l);
+        const bool subnormal = (c & 0x7f800000u) == 0 && (c & 0x7fffffu);
+        pick_a = op.aux & 2 && subnormal ? true : std::bit_cast<float>(c) >= 0.0f;
+      } else {
+        pick_a = w.get<int32_t>(op.args[3], l) >= 0;
+      }
+      w.set<T>(op.args[0], l, pick_a ? w.get<T>(op.args[1], l) : w.get<T>(op.args[2], l));
+    });
+  }
+};
+
+bool select_slct(const isa::Bound& b, Op& op, std::string& why) {
+  op.fn = by_bits<Slct>(axis(b, "dtype"));
+  op.aux = (axis(b, "ctype") == ".f32" ? 1 : 0) | (b.value("ftz") ? 2 : 0);
+  return op.fn || unsupported(why, axis(b, "dtype"));
+}
+
 bool select_setp(const isa::Bound& b, Op& op, std::string& why) {
   std::string t = axis(b, "type"), bo = axis(b, "boolop");
   auto c = cmp_of(axis(b, "cmp"));
@@ -284,6 +310,7 @@ bool select_selp(const isa::Bound& b, Op& op, std::string& why) {
 const program::Registration registered([](program::Registry& r) {
   r["setp §9.7.6.2"] = select_setp;
   r["selp §9.7.6.3"] = select_selp;
+  r["slct §9.7.6.4"] = select_slct;
   r["set §9.7.6.1"] = select_set;
   r["set §9.7.7.1"] = select_set;
   r["setp §9.7.7.2"] = select_half_setp;

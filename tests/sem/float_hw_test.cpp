@@ -33,7 +33,7 @@ std::vector<Recorded> read_set(const std::string& set) { return read_records(hw_
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 int arity(const std::string& insn) {
-  if (starts(insn, "fma") || starts(insn, "mad")) return 3;
+  if (starts(insn, "fma") || starts(insn, "mad") || starts(insn, "slct")) return 3;
   for (const char* u : {"neg", "abs", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh"})
     if (starts(insn, u) && insn[std::strlen(u)] == '.') return 1;
   return 2;

@@ -1,5 +1,6 @@
-// Logic and shift, PTX §9.7.8 (001_23fdd5978b24a3ed.txt), and prmt (§9.7.9.7): every type and
-// mode against references transcribed from the spec's semantics; lop3 over all 256 immLut values.
+// Logic and shift, PTX §9.7.8 (001_23fdd5978b24a3ed.txt), prmt (§9.7.9.7) and slct (§9.7.6.4):
+// every type and mode against references transcribed from the spec's semantics; lop3 over all
+// 256 immLut values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -47,6 +48,19 @@ TEST(LogicSem, PredicateForms) {  // .pred operands, including `!p` sources
     bool a = rows[2 * r], b = rows[2 * r + 1];
     bool want[] = {a && b, a || b, a != b, !a, a && !b, !a || b, a != b, a};
     for (size_t i = 0; i < std::size(ops); ++i) EXPECT_EQ(out[r * std::size(ops) + i], uint64_t{want[i]}) << ops[i] << " a=" << a << " b=" << b;
+  }
+}
+
+// slct with an .s32 selector (§9.7.6.4): d = c >= 0 ? a : b, a and b moved as bits of every width
+// (the .f32 selector's -0, subnormals, NaN and .ftz: tests/hw/float, recorded on an H200).
+TEST(LogicSem, SlctSelectsOnTheSignOfAnS32) {
+  for (int n : {16, 32, 64}) {
+    std::vector<uint64_t> rows = rows_for({n, n, 32}, 512);
+    for (uint64_t c : {0x0ull, 0x1ull, 0xffffffffull, 0x80000000ull, 0x7fffffffull})
+      rows.insert(rows.end(), {0x1234567890abcdefull & mask_of(n), 0xfedcba0987654321ull & mask_of(n), c});
+    for (const char* type : {".b", ".u", ".s"})
+      expect_op("slct" + std::string(type) + std::to_string(n) + ".s32", n, {n, n, 32}, rows,
+                [](const uint64_t* r) { return static_cast<int32_t>(r[2]) >= 0 ? r[0] : r[1]; });
   }
 }
 
