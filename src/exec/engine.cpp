@@ -339,9 +339,14 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
   uint32_t nwarps = (cta.threads + 31) / 32;
   cta.warps.resize(nwarps);
   if (!cta.units.empty()) cta.units.clear();
-  cta.race.reset();
-  if (l.sanitizer && l.sanitizer->checks.racecheck && !cta.shared.bytes.empty())  // nothing to race on without
-    cta.race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
+  cta.own_race.reset();
+  cta.race = cluster.race.get();
+  cta.race_thread = cluster.race ? rank * cta.threads : 0;
+  cta.race_byte = cluster.race ? rank * cta.shared.bytes.size() : 0;
+  if (!cta.race && l.sanitizer && l.sanitizer->checks.racecheck && !cta.shared.bytes.empty()) {  // nothing to race on without
+    cta.own_race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
+    cta.race = cta.own_race.get();
+  }
   cta.proxy.reset();
   if (cluster.async && !cta.shared.bytes.empty())
     cta.proxy = std::make_unique<sanitize::ProxyShadow>(cta.shared.bytes.size(), cta.threads);
@@ -674,6 +679,10 @@ std::optional<FaultReport> run(Launch& launch) {
       const Dim3 origin = cluster_origin(launch, i);
       r->cluster.id = {origin.x / cluster.x, origin.y / cluster.y, origin.z / cluster.z};
       if (launch.sanitizer && launch.sanitizer->checks.async) r->cluster.async = std::make_unique<sanitize::AsyncShadow>();
+      const uint64_t threads = launch.block.count() * cluster_ctas, shared = launch.kernel->shared_bytes + launch.dynamic_shared;
+      if (launch.sanitizer && launch.sanitizer->checks.racecheck && cluster_ctas > 1 && shared &&
+          threads <= Cluster::kClusterRaceThreads)
+        r->cluster.race = std::make_unique<sanitize::RaceShadow>(static_cast<uint32_t>(threads), shared * cluster_ctas);
       for (uint32_t rank = 0; rank < cluster_ctas; ++rank) {
         if (spare.empty()) spare.push_back(std::make_unique<Cta>());
         r->ctas.push_back(std::move(spare.back()));

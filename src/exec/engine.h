@@ -84,7 +84,12 @@ struct Cta {
   bool locals_empty = false;       // every buffer of `local` is empty (alloca clears it)
   std::vector<Warp> warps;
   Units units;                     // the state of the units this CTA used (exec/unit.h)
-  std::unique_ptr<sanitize::RaceShadow> race;  // racecheck's clocks and shadow, when it runs
+  // racecheck's clocks and shadow, when it runs: its cluster's (Cluster::race), or its own; its
+  // threads and shared bytes start at race_thread and race_byte there
+  sanitize::RaceShadow* race = nullptr;
+  std::unique_ptr<sanitize::RaceShadow> own_race;
+  uint32_t race_thread = 0;
+  uint64_t race_byte = 0;
   std::unique_ptr<sanitize::InitShadow> init;  // initcheck's written bytes, when it runs
   std::unique_ptr<sanitize::ProxyShadow> proxy;  // the async check's generic writes, when it runs
   uint32_t threads = 0;
@@ -112,6 +117,10 @@ struct Cluster {
   std::vector<Cta*> ctas;  // by rank
   Units units;             // the state of cluster-scope units (the cluster barrier)
   std::unique_ptr<sanitize::AsyncShadow> async;  // the async check's regions, when it runs
+  // racecheck's shadow of all its CTAs (DSMEM hazards), when it runs and the cluster has at most
+  // kClusterRaceThreads threads (the clocks take threads^2 words); else each CTA has its own
+  std::unique_ptr<sanitize::RaceShadow> race;
+  static constexpr uint32_t kClusterRaceThreads = 2048;
 
   template <typename U>
   U& unit() { return units.get<U>(*this); }

@@ -76,13 +76,14 @@ void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int 
   if (write && owner == cta && cta->proxy && space == Space::Shared)  // a generic write, for the async proxy
     cta->proxy->write(first_thread + static_cast<uint32_t>(lane), current_pc, offset, size);
   if (!cta->race) return;
-  const uint32_t thread = first_thread + static_cast<uint32_t>(lane);
+  const uint32_t thread = race_thread(lane);
   const bool strong = a == Access::StrongRead || a == Access::StrongWrite || a == Access::Atomic;
   const uint64_t location =
       sanitize::sync_key(sanitize::SyncKind::Location, uint64_t(space) << 52 ^ uint64_t{owner->rank} << 40 ^ offset);
   if (strong && a != Access::StrongWrite) cta->race->acquire(location, thread);
-  if (space == Space::Shared && owner == cta)
-    if (auto h = cta->race->access(thread, current_pc, offset, size, a, bytes)) race_report(*h);
+  // shared memory the shadow covers: the CTA's own, or another CTA's of the cluster (DSMEM)
+  if (space == Space::Shared && owner->race == cta->race)
+    if (auto h = cta->race->access(thread, current_pc, owner->race_byte + offset, size, a, bytes)) race_report(*h);
   if (strong && a != Access::StrongRead) cta->race->release(location, thread);
 }
 
@@ -319,7 +320,7 @@ void Warp::init_uses(uint32_t exec) {
 
 void Warp::settle() {
   if (cta->race)
-    for (const sanitize::RaceShadow::Hazard& h : cta->race->settle(cta->shared.bytes.data())) race_report(h);
+    for (const sanitize::RaceShadow::Hazard& h : cta->race->settle()) race_report(h);
   if (!cta->init) return;
   const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
   // A matrix load fills other lanes' registers: any undefined row makes every fragment undefined.
@@ -343,31 +344,41 @@ void Warp::settle() {
 }
 
 void Warp::race_report(const sanitize::RaceShadow::Hazard& h) {
-  const uint32_t id[3] = {cta->id.x, cta->id.y, cta->id.z};
+  // the shadow numbers threads and bytes across the CTAs it covers: the cluster's, or this CTA's own
+  auto covered = [&](uint64_t k) -> const Cta& { return cta->own_race ? *cta : *cta->cluster->ctas[k]; };
+  const Cta& owner = covered(h.offset / cta->shared.bytes.size());
+  auto site = [&](uint32_t thread, uint32_t at) {
+    const Cta& c = covered(thread / cta->threads);
+    const uint32_t id[3] = {c.id.x, c.id.y, c.id.z};
+    return launch->sanitizer->site(id, thread % cta->threads, at);
+  };
   CheckReport r;
   r.check = "racecheck";
   r.kind = std::string(h.kind) + " hazard";
-  r.site = launch->sanitizer->site(id, h.thread, h.pc);
-  r.other = launch->sanitizer->site(id, h.other_thread, h.other_pc);
+  r.site = site(h.thread, h.pc);
+  r.other = site(h.other_thread, h.other_pc);
   r.space = "shared";
-  r.address = h.offset;
+  // a shared::cluster address of the byte (the CTA's rank in bits 31:24, PTX §5.1.4)
+  r.address = mem::cluster_shared_address(owner.rank, h.offset % cta->shared.bytes.size());
   r.size = h.size;
   r.detail = "no barrier, mbarrier phase, warp synchronisation or strong access to one location orders these "
              "accesses: a data race (PTX §8.7.1)";
   launch->sanitizer->report(std::move(r));
 }
 
+uint32_t Warp::race_thread(int l) const { return cta->race_thread + first_thread + static_cast<uint32_t>(l); }
+
 void Warp::release_lanes(uint32_t lanes, uint64_t key) {
-  for_lanes(lanes, [&](int l) { cta->race->release(key, first_thread + static_cast<uint32_t>(l)); });
+  for_lanes(lanes, [&](int l) { cta->race->release(key, race_thread(l)); });
 }
 
 void Warp::acquire_lanes(uint32_t lanes, uint64_t key) {
-  for_lanes(lanes, [&](int l) { cta->race->acquire(key, first_thread + static_cast<uint32_t>(l)); });
+  for_lanes(lanes, [&](int l) { cta->race->acquire(key, race_thread(l)); });
 }
 
 void Warp::join_lanes(uint32_t lanes) {
   uint32_t threads[32], n = 0;
-  for_lanes(lanes, [&](int l) { threads[n++] = first_thread + static_cast<uint32_t>(l); });
+  for_lanes(lanes, [&](int l) { threads[n++] = race_thread(l); });
   cta->race->join(threads, n);
 }
 

@@ -408,6 +408,8 @@ private:
   // `offset` in `space` (in `owner`'s shared memory for .shared); `bytes`: the memory accessed.
   void observe(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
+  // Lane l's thread as racecheck's shadow numbers it (across the CTAs it covers).
+  uint32_t race_thread(int l) const;
   AsyncTicket async_open(const char* completion);
   void async_proxy_check(int lane, uint64_t address, uint64_t size, uint32_t at_pc, uint32_t reader);
   void async_add(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source);

@@ -1,5 +1,7 @@
 // ptxvm/check.h: parsing a list of checks, rendering a report.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "ptxvm/check.h"
 
@@ -54,7 +56,11 @@ std::string CheckReport::render(const std::string& source) const {
   text += "\n";
   text += kIndent + where(site, source) + "\n";
   const bool issue = (check == "async" && kind.rfind("async-proxy", 0) != 0) || check == "tcgen05";  // else a write
-  if (other) text += kIndent + std::string(issue ? "issued by " : "and ") + where(*other, source) + "\n";
+  if (other) {  // the other thread's CTA when it is another (a DSMEM hazard)
+    const bool elsewhere = !std::equal(std::begin(site.cta), std::end(site.cta), std::begin(other->cta));
+    text += kIndent + std::string(issue ? "issued by " : "and ") + (elsewhere ? "CTA " + triple(other->cta) + " " : "") +
+            where(*other, source) + "\n";
+  }
   if (!detail.empty()) text += kIndent + detail + "\n";
   if (count > 1) text += kIndent + std::to_string(count) + " times at these instructions\n";
   return text;

@@ -20,7 +20,7 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(uint32_t thread, uint32_t p
   auto hazard = [&](const char* kind, const Stamp& s, uint64_t b) {
     found = Hazard{kind, thread, pc, size, s.thread, s.pc, b};
   };
-  Pending p{offset, size, thread, now.clock, {}, {}, std::nullopt};
+  Pending p{offset, bytes, size, thread, now.clock, {}, {}, std::nullopt};
   for (uint64_t b = offset; b < offset + size; ++b) {
     Cell& c = cells_[b];
     if (writes && b - offset < 16) p.replaced[b - offset] = ordered(c.write, thread, strong) ? Stamp{} : c.write;
@@ -48,10 +48,10 @@ std::optional<RaceShadow::Hazard> RaceShadow::access(uint32_t thread, uint32_t p
   return std::nullopt;
 }
 
-std::vector<RaceShadow::Hazard> RaceShadow::settle(const uint8_t* shared) {
+std::vector<RaceShadow::Hazard> RaceShadow::settle() {
   std::vector<Hazard> found;
   for (const Pending& p : pending_) {
-    const bool changed = p.size > 16 || !std::equal(p.before, p.before + p.size, shared + p.offset);
+    const bool changed = p.size > 16 || !std::equal(p.before, p.before + p.size, p.memory);
     if (changed) {
       if (p.hazard) found.push_back(*p.hazard);
       continue;

@@ -1,5 +1,8 @@
-// racecheck's state for one CTA: a vector clock per thread and a shadow record per byte of shared
-// memory (the FastTrack scheme: Flanagan and Freund, PLDI 2009). An access races with an earlier
+// racecheck's state for one cluster (or one CTA of a cluster too large for one): a vector clock
+// per thread and a shadow record per byte of shared memory (the FastTrack scheme: Flanagan and
+// Freund, PLDI 2009). Threads and bytes are numbered across the cluster's CTAs, so that an access
+// to another CTA's shared memory (DSMEM, §5.1.4) races with that CTA's own accesses unless the
+// cluster barrier, a remote mbarrier phase or a strong access orders them. An access races with an earlier
 // one of another thread when no synchronisation orders them: a CTA barrier, an mbarrier phase, a
 // warp's .sync instruction, or a strong access to one location (a flag, a lock) between them.
 // Synchronisation objects are named by a key (sync_key); releasing one passes on everything the
@@ -36,12 +39,12 @@ public:
     uint64_t offset;   // the first byte both touch
   };
   // Thread `thread` at `pc` touches [offset, offset + size) of shared memory, whose bytes are
-  // `bytes` (before a write): a read's hazard at once; a write's wait for settle().
+  // `bytes` (the memory itself, read before a write): a read's hazard at once; a write's wait for
+  // settle().
   std::optional<Hazard> access(uint32_t thread, uint32_t pc, uint64_t offset, uint32_t size, Access a,
                                const uint8_t* bytes);
-  // After the instruction: the hazards of its writes that changed the bytes (`shared`: the
-  // shared memory now).
-  std::vector<Hazard> settle(const uint8_t* shared);
+  // After the instruction: the hazards of its writes that changed the bytes.
+  std::vector<Hazard> settle();
 
   void release(uint64_t key, uint32_t thread);
   void acquire(uint64_t key, uint32_t thread);
@@ -59,6 +62,7 @@ private:
   };
   struct Pending {  // a write to settle: its bytes and their last writes before it, its hazard
     uint64_t offset;
+    const uint8_t* memory;  // the bytes written
     uint32_t size, thread, clock;
     uint8_t before[16];
     Stamp replaced[16];

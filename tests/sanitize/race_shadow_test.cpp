@@ -17,13 +17,13 @@ struct Shadow {
                                         Access a = Access::Write) {
     auto now = race.access(thread, pc, offset, 4, a, memory + offset);
     std::memcpy(memory + offset, &value, 4);
-    auto later = race.settle(memory);
+    auto later = race.settle();
     if (now) later.push_back(*now);
     return later;
   }
   std::optional<RaceShadow::Hazard> read(uint32_t thread, uint32_t pc, uint64_t offset, Access a = Access::Read) {
     auto h = race.access(thread, pc, offset, 4, a, memory + offset);
-    race.settle(memory);
+    race.settle();
     return h;
   }
 };

@@ -75,8 +75,11 @@ Object object(Warp& w, const Op& op, const Arg& a, int l) {
 }
 
 // racecheck's name for the object (exec::Warp::released): what threads did before an arrive-on,
-// a thread whose wait sees the phase complete sees after.
-uint64_t racecheck_key(const Object& o) { return sanitize::sync_key(sanitize::SyncKind::Mbarrier, o.offset); }
+// a thread whose wait sees the phase complete sees after; the CTA's rank in it, as the shadow
+// may cover the cluster (a remote arrive-on, §9.7.13.15.13).
+uint64_t racecheck_key(const Object& o) {
+  return sanitize::sync_key(sanitize::SyncKind::Mbarrier, uint64_t{o.cta->rank} << 32 | o.offset);
+}
 
 // A transaction pending on a barrier (mbarrier::expect_completion).
 struct Transaction {
@@ -132,7 +135,7 @@ void maybe_complete(State& s) {
 void arrive_on(Warp& w, const Op& op, int l, const Object& o, State& s, int64_t count) {
   check_range(w, op, l, o, s.pending - count, 0, "pending arrival count");
   s.pending -= count;
-  if (o.cta == w.cta) w.released(1u << l, racecheck_key(o));
+  if (o.cta->race == w.cta->race) w.released(1u << l, racecheck_key(o));  // racecheck covers both CTAs
   if ((op.aux & kNoComplete) && s.pending == 0 && s.tx == 0)
     w.undefined(l, "'" + op.text + "' completes the phase, which .noComplete forbids (undefined, PTX §9.7.13.15.13)");
   maybe_complete(s);
@@ -269,7 +272,7 @@ void test_wait(Warp& w, const Op& op, uint32_t m) {
       complete = phase != s.phase;
     }
     w.set_pred(op.args[0], l, complete);
-    if (complete && o.cta == w.cta) w.acquired(1u << l, racecheck_key(o));
+    if (complete && o.cta->race == w.cta->race) w.acquired(1u << l, racecheck_key(o));
   });
 }
 
