@@ -124,15 +124,29 @@ void shift(Warp& w, const Op& op, uint32_t m) {
     exec::Cta* ctas[2] = {w.cta, group == 2 ? &peer(w, l, op) : nullptr};
     for (exec::Cta* c : ctas)
       if (c) c->unit<TensorMemory>().check_allocated(w, l, op, lane_of(taddr), 32, column_of(taddr), 8);
-    t.issue([taddr, ctas0 = ctas[0], ctas1 = ctas[1]] {
+    Warp* issuer = &w;
+    const uint32_t pc = w.current_pc;
+    const uint64_t seq = t.issue([taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, pc] {
       for (exec::Cta* c : {ctas0, ctas1}) {
         if (!c) continue;
         TensorMemory& tm = c->unit<TensorMemory>();
+        bool clean = true;  // the tcgen05 check: the cells it moves, once per operation
         for (unsigned r = 0; r < 31; ++r)
-          for (unsigned k = 0; k < 8; ++k)
+          for (unsigned k = 0; k < 8; ++k) {
+            if (tm.shadow && clean)
+              clean = tm.check_read(*issuer, l, pc, lane_of(taddr) + r + 1, column_of(taddr) + k,
+                                    "a cell tcgen05.shift moves", true);
             tm.cell(lane_of(taddr) + r, column_of(taddr) + k) = tm.cell(lane_of(taddr) + r + 1, column_of(taddr) + k);
+          }
       }
     });
+    if (t.shadow)  // the tcgen05 check: the cells it writes (the peer CTA's, of another queue, only as written)
+      for (exec::Cta* c : ctas)
+        if (c)
+          for (unsigned r = 0; r < 31; ++r)
+            for (unsigned k = 0; k < 8; ++k)
+              c->unit<TensorMemory>().will_write(c == w.cta ? seq : 0, w.first_thread + static_cast<uint32_t>(l), pc,
+                                                 lane_of(taddr) + r, column_of(taddr) + k);
   });
 }
 
