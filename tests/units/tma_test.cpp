@@ -128,6 +128,47 @@ TEST(Tma, CopiesCheckTheirMapAndCoordinates) {  // §9.7.9.25.5.2, §5.5.3.1
   }
 }
 
+// The async check follows a tensor store's destination, the tensor's bytes its box covers, until a
+// wait retires its bulk group (§9.7.9.25.5.2): a read of them before is a report, after none.
+TEST(Tma, TheAsyncCheckFollowsAStoresGlobalBox) {
+  for (const bool wait_first : {false, true}) {
+    const std::string read = "@%p1 ld.global.u32 %r5, [%rd_out+132];\n";  // row 1, column 1 of the box
+    Harness h;
+    h.load(kernel_ptx(".shared .align 1024 .b8 buf[1024];\n"
+                      "mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 0;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, buf;\n"
+                      "add.u32 %r3, %r3, %r2;\nst.shared.u32 [%r3], %r1;\nfence.proxy.async.shared::cta;\nbar.sync 0;\n"
+                      "@%p1 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd_in, {0, 0}], [buf];\n"
+                      "@%p1 cp.async.bulk.commit_group;\n" +
+                          std::string(wait_first ? "" : read) + "@%p1 cp.async.bulk.wait_group 0;\n" +
+                          (wait_first ? read : ""),
+                      "sm_90"));
+    const uint64_t tensor = h.buffer(std::vector<uint32_t>(32 * 8, 0));
+    TensorMap m;
+    m.type = units::tma::DataType::F32;
+    m.rank = 2;
+    m.address = tensor;
+    m.dims = {32, 8, 0, 0, 0};
+    m.strides = {128, 0, 0, 0};
+    m.box = {32, 8, 0, 0, 0};
+    const auto bytes = units::tma::encode(m);
+    const uint64_t map = h.buffer(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+    LaunchConfig c;
+    c.grid = {1};
+    c.block = {256};
+    c.checks = *Checks::parse("async", nullptr);
+    const LaunchResult r = h.module->launch("k", c, {arg(tensor), arg(map)});
+    ASSERT_TRUE(r.ok) << r.error;
+    if (wait_first) {
+      EXPECT_TRUE(r.reports.empty());
+      EXPECT_EQ(h.read<uint32_t>(tensor, 256)[33], 33u);
+      continue;
+    }
+    ASSERT_EQ(r.reports.size(), 1u);
+    EXPECT_EQ(r.reports[0].check, "async");
+    EXPECT_NE(r.reports[0].render("k").find("cp.async.bulk.wait_group"), std::string::npos) << r.reports[0].render("k");
+  }
+}
+
 // tensormap.replace edits a map in shared or global memory a field at a time (§9.7.9.26);
 // tensormap.cp_fenceproxy copies one from shared to global memory (§9.7.13.16).
 TEST(Tma, ReplaceEditsAMapAndCpFenceproxyCopiesIt) {

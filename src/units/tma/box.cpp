@@ -111,6 +111,22 @@ void Box::apply() const {
     }
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> Box::global_extents() const {
+  const Packing p = unit();
+  const bool placed = mode == Mode::Im2col && map.interleave != Interleave::None;
+  const int64_t first = placed ? 0 : coords[0] / p.values, n = static_cast<int64_t>(row_elements());
+  const int64_t step = map.element_strides[0], dim0 = static_cast<int64_t>(map.dims[0] / p.values);
+  std::vector<std::pair<uint64_t, uint64_t>> extents;
+  for (const Row& row : rows()) {
+    if (!row.inside) continue;
+    // the elements of dimension 0 inside the tensor: [lo, hi) of first, first + step, ...
+    const int64_t last = first + (n - 1) * step;
+    const int64_t lo = placed ? 0 : std::max<int64_t>(first, 0), hi = placed ? 1 : std::min<int64_t>(last + 1, dim0);
+    if (lo < hi) extents.push_back({row.global + static_cast<uint64_t>(lo) * p.global_bytes, static_cast<uint64_t>(hi - lo) * p.global_bytes});
+  }
+  return extents;
+}
+
 // One element (an interleaved map's chunk), at unswizzled shared address `at` and global address
 // `global`. It moves in pieces of at most 8 bytes at 8-byte boundaries, each contiguous under
 // every swizzle (they change address bits 3 and up); an element of the padded types is its packed

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "numeric/atomic_ops.h"
@@ -53,6 +54,8 @@ struct Box {
   uint64_t bytes() const;         // the box in shared memory: a load's tx-count
   // Moves the box: global -> shared (load) or shared -> global (store).
   void apply() const;
+  // The global bytes the box covers inside the tensor: [address, address + bytes) per row.
+  std::vector<std::pair<uint64_t, uint64_t>> global_extents() const;
 
 private:
   // What dimension 0 counts: elements of the map's type (packing()), or an interleaved map's chunks.

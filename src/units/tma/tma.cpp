@@ -213,6 +213,8 @@ void issue_store(Warp& w, int l, const Box& b) {
   const Warp::AsyncTicket t =
       w.async_issue("a cp.async.bulk.wait_group(.read) of the issuing thread retires its bulk async-group");
   w.async_region(t, l, Space::Shared, b.shared, b.bytes(), true);
+  if (w.async_checked)  // the destination: the tensor's bytes the box covers
+    for (const auto& [address, bytes] : b.global_extents()) w.async_region(t, l, Space::Global, address, bytes, false);
   w.async_proxy_read(l, b.shared, b.bytes(), w.current_pc, w.proxy_fenced(w.first_thread + static_cast<uint32_t>(l)));
   bulk_copy::issue(w, l, [b, t] {
     t.retire();
