@@ -398,6 +398,15 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
         std::memset(&w.regs[size_t{slot} * 32], 0, 32 * sizeof(uint64_t));  // stores, no call
     for (auto [slot, offset] : l.kernel->shared_vars)  // the shared variables' addresses in this CTA
       std::fill_n(&w.regs[size_t{slot} * 32], 32, w.shared_base + offset);
+    if (cta.init) {  // initcheck: a register a thread may read before writing it holds undefined bits
+      for (auto [first, count] : l.kernel->zeroed_slots)
+        for (uint32_t slot = first; slot < first + count; ++slot) {
+          w.uninit[slot] = ~0u;
+          std::fill_n(&w.vbits[size_t{slot} * 32], 32, ~uint64_t{0});
+          std::fill_n(&w.vfrom[size_t{slot} * 32], 32, Warp::kNeverWritten);
+        }
+      for (auto [slot, offset] : l.kernel->shared_vars) w.defined(slot, ~0u);
+    }
     w.preds.assign(p.pred_regs, 0);
   }
 }

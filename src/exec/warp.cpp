@@ -261,6 +261,12 @@ void Warp::init_report(int lane, uint32_t from, const char* kind, const std::str
   r.check = "initcheck";
   r.kind = kind;
   r.site = launch->sanitizer->site(id, thread, current_pc);
+  if (from == kNeverWritten) {
+    r.detail = what + " of a register no instruction of the thread had written, whose value PTX leaves undefined "
+                      "(§5.1.1)";
+    launch->sanitizer->report(std::move(r));
+    return;
+  }
   if (from != current_pc) r.other = launch->sanitizer->site(id, thread, from);
   r.detail = what + (from != current_pc ? " that the other instruction loaded" : std::string(" it loads")) +
              " from memory nothing had written, which PTX leaves undefined (shared and local memory: §5.1.3, "
@@ -315,6 +321,15 @@ void Warp::init_uses(uint32_t exec) {
       return;
     }
     for (size_t i = 0; i < t.writes.size(); ++i) pending[i * 32 + static_cast<size_t>(l)] = ~uint64_t{0};
+  });
+}
+
+void Warp::executed_elsewhere(uint32_t lanes) {
+  if (!cta->init) return;
+  for_lanes(lanes, [&](int l) {
+    const sanitize::OpTraits& t = launch->sanitizer->traits(pc[l]);
+    for (uint32_t slot : t.writes) defined(slot, 1u << l);
+    for (uint32_t p : t.pred_writes) pundef[p] &= ~(1u << l);
   });
 }
 

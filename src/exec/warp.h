@@ -419,6 +419,21 @@ private:
   // memory for .shared).
   void init_access(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane);
   void init_report(int lane, uint32_t from, const char* kind, const std::string& what);
+public:
+  // initcheck's origin (vfrom) of a register no instruction has written: registers are undefined
+  // until written (PTX §5.1.1).
+  static constexpr uint32_t kNeverWritten = UINT32_MAX;
+  // A unit wrote register `slot` of `lanes` outside the instruction that names it (wgmma's
+  // accumulators at the wait that lands them): initcheck takes the value as defined.
+  void defined(uint32_t slot, uint32_t lanes) {
+    if (uninit.empty()) return;
+    uninit[slot] &= ~lanes;
+    for_lanes(lanes, [&](int l) { vbits[size_t{slot} * 32 + static_cast<size_t>(l)] = 0; });
+  }
+  // `lanes` stand at instructions of their own that another group's handler executes for them now
+  // (a .sync rendezvous, sem/warp.cpp): initcheck takes what those write as defined.
+  void executed_elsewhere(uint32_t lanes);
+private:
   void release_lanes(uint32_t lanes, uint64_t key);
   void acquire_lanes(uint32_t lanes, uint64_t key);
   void join_lanes(uint32_t lanes);

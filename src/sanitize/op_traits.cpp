@@ -58,12 +58,20 @@ OpTraits traits_of(const program::Op& op) {
   t.aligned = text.find(".aligned") != std::string_view::npos || (m.starts_with("bar.") && m != "bar.warp.sync");
   t.warp_sync = !t.cta_barrier && text.find(".sync") != std::string_view::npos;
   t.barrier = t.cta_barrier || cluster;
-  // Operand kinds (isa/family.h): a first operand of kind d, x, t, v or e is what the
-  // instruction writes; stores (st, stmatrix, wmma.store) copy their value operands to memory.
+  // Operand kinds (isa/family.h): a first operand of kind d, x, t, v, e or z (tex, tld4) that is
+  // no address, and any other of kind d, is what the instruction writes; stores (st, stmatrix, wmma.store) copy their value
+  // operands to memory.
   const bool stores = t.access == Access::Write || t.access == Access::StrongWrite;
+  // The first operand present: one of alternatives by qualifier (mbarrier.arrive's sink `_` or
+  // state `d`, by space) is there only when its condition holds.
+  size_t first = 0;
+  while (first + 1 < op.family->operands.size() && op.family->operands[first].present_if &&
+         !op.family->operands[first].present_if->eval(op.binding))
+    ++first;
   for (size_t i = 0; i < op.args.size(); ++i) {
-    const char kind = i < op.family->operands.size() ? op.family->operands[i].kind : 'a';
-    const bool written = i == 0 && std::string_view("dxtve").find(kind) != std::string_view::npos &&
+    const char kind = i + first < op.family->operands.size() ? op.family->operands[i + first].kind : 'a';
+    // (a later `d`: a second destination, tcgen05.ld.red's reduced values)
+    const bool written = (kind == 'd' || (i == 0 && std::string_view("xtvez").find(kind) != std::string_view::npos)) &&
                          op.args[i].kind != program::ArgKind::Address;
     if (written) slots_of(op.args[i], t.writes, t.pred_writes, t.addresses);
     else slots_of(op.args[i], stores ? t.stores : t.reads, t.pred_reads, t.addresses);

@@ -123,6 +123,7 @@ bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
     r.lanes |= joined;
   }
   uint32_t elsewhere = r.lanes & ~w.group;  // they execute their own instruction now
+  w.executed_elsewhere(elsewhere);
   for_lanes(elsewhere, [&](int l) { w.pc[l] += 1; });
   w.sync_waiting &= ~elsewhere;
   w.joined(r.lanes);  // the threads meet: what each did before, all see after (§9.7.13.2)

@@ -13,7 +13,7 @@ namespace {
 
 // A kernel of one m64n8k16 f32 <- f16 x f16 wgmma over a shared tile of 1.0s, accumulators
 // starting at 5.0; `body` runs between the setup and the end and may store f32 %f1 to out[%rd2].
-std::string wgmma_kernel(const std::string& body) {
+std::string wgmma_kernel(const std::string& body, bool accumulators = true) {
   return ".version 8.2\n.target sm_90a\n.address_size 64\n"
          ".visible .entry k(.param .u64 out, .param .u64 start)\n{\n"
          ".reg .b32 %r<16>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<16>;\n.reg .pred %p<4>;\n"
@@ -27,9 +27,11 @@ std::string wgmma_kernel(const std::string& body) {
          "setp.lt.u32 %p1, %r4, 16;\n@%p1 bra FILL;\n"
          "bar.sync 0;\nfence.proxy.async.shared::cta;\n"
          // descriptor: start address >> 4, leading byte offset 128, stride byte offset 256, no swizzle
-         "shr.u64 %rd1, %rd5, 4;\nand.b64 %rd1, %rd1, 0x3fff;\nor.b64 %rd1, %rd1, 0x0000001000080000;\n"
-         "mov.f32 %f1, 0f40A00000;\nmov.f32 %f2, 0f40A00000;\nmov.f32 %f3, 0f40A00000;\nmov.f32 %f4, 0f40A00000;\n"
-         "mov.f32 %f5, 0f40A00000;\nmov.f32 %f6, 0f40A00000;\nmov.f32 %f7, 0f40A00000;\nmov.f32 %f8, 0f40A00000;\n"
+         "shr.u64 %rd1, %rd5, 4;\nand.b64 %rd1, %rd1, 0x3fff;\nor.b64 %rd1, %rd1, 0x0000001000080000;\n" +
+         std::string(accumulators ? "mov.f32 %f1, 0f40A00000;\nmov.f32 %f2, 0f40A00000;\nmov.f32 %f3, 0f40A00000;\n"
+                                    "mov.f32 %f4, 0f40A00000;\nmov.f32 %f5, 0f40A00000;\nmov.f32 %f6, 0f40A00000;\n"
+                                    "mov.f32 %f7, 0f40A00000;\nmov.f32 %f8, 0f40A00000;\n"
+                                  : "") +
          "setp.eq.u32 %p2, %r1, %r1;\n"
          "wgmma.fence.sync.aligned;\n" +
          body + "\nret;\n}\n";
@@ -84,6 +86,35 @@ TEST(Wgmma, ScaleDFalseIgnoresTheAccumulators) {  // §9.7.15.5.2
   uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
   ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
   for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 16.0f);
+}
+
+// CUTLASS's mainloops start with scale-d false on accumulators nothing wrote: the landing writes
+// them, so initcheck takes them as defined (and reports a store of one never written).
+TEST(Wgmma, AccumulatorsTheFirstMmaWritesAreDefined) {  // §9.7.15.5.2, §5.1.1
+  for (const bool store_unwritten : {false, true}) {
+    Harness h;
+    h.load(wgmma_kernel("setp.ne.u32 %p3, %r1, %r1;\n"
+                        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, %p3, 1, 1, 0, 0;\n"
+                        "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd2], " +
+                            std::string(store_unwritten ? "%f5" : "%f2") + ";\n",
+                        false));
+    uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
+    LaunchConfig c;
+    c.grid = {1};
+    c.block = {128};
+    c.checks = *Checks::parse("initcheck", nullptr);
+    const LaunchResult r = h.module->launch("k", c, {arg(out), arg(uint64_t{0})});
+    ASSERT_TRUE(r.ok) << r.error;
+    if (store_unwritten) {
+      ASSERT_FALSE(r.reports.empty());
+      EXPECT_EQ(r.reports[0].kind, "uninitialised value stored to global memory");
+    } else {
+      std::string text;
+      for (const CheckReport& rep : r.reports) text += rep.render("k");
+      EXPECT_TRUE(r.reports.empty()) << text;
+      for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 16.0f);
+    }
+  }
 }
 
 TEST(Wgmma, NegatedOperandsNegateTheProducts) {  // imm-scale-a = -1 (§9.7.15.5.2)
