@@ -49,16 +49,19 @@ uint64_t GlobalMemory::allocate(size_t bytes, size_t align, bool defined) {
   std::memset(a.owned.get(), 0, bytes ? bytes : 1);
   a.data = a.owned.get();
   if (!defined && bytes) a.undefined[0] = bytes;
+  undefined_ranges_ += a.undefined.size();
   return place(std::move(a), align, 0);
 }
 
 void GlobalMemory::define(uint64_t address, uint64_t size) {
+  if (!undefined_ranges_.load(std::memory_order_relaxed)) return;
   std::lock_guard lock(mutex_);
   auto it = allocations_.upper_bound(address);
   if (it == allocations_.begin()) return;
   Allocation& a = (--it)->second;
   if (a.undefined.empty() || address - it->first >= a.size) return;
   const uint64_t begin = address - it->first, end = std::min(a.size, begin + size);
+  const size_t ranges = a.undefined.size();
   // Every undefined range that meets [begin, end) loses that part.
   auto r = a.undefined.upper_bound(begin);
   if (r != a.undefined.begin()) --r;
@@ -72,9 +75,12 @@ void GlobalMemory::define(uint64_t address, uint64_t size) {
     if (from < begin) a.undefined[from] = begin;
     if (to > end) r = a.undefined.emplace(end, to).first, ++r;
   }
+  undefined_ranges_ += a.undefined.size();
+  undefined_ranges_ -= ranges;
 }
 
 bool GlobalMemory::undefined(uint64_t address, uint64_t size) const {
+  if (!undefined_ranges_.load(std::memory_order_relaxed)) return false;
   std::lock_guard lock(mutex_);
   auto it = allocations_.upper_bound(address);
   if (it == allocations_.begin()) return false;
@@ -114,6 +120,7 @@ void GlobalMemory::free(uint64_t address) {
   constexpr size_t kFreedKept = 1 << 16;  // enough to name the allocation of a use after free
   if (freed_.size() == kFreedKept) freed_.erase(freed_.begin());
   if (it->second.owned) freed_[address] = it->second.size;  // adopted ranges may be adopted again
+  undefined_ranges_ -= it->second.undefined.size();
   allocations_.erase(it);
 }
 

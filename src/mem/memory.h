@@ -4,6 +4,7 @@
 // GuestFault, which the engine turns into a report; the host process is never touched.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -121,6 +122,9 @@ private:
   // below kGlobalBase, meets a state-space window or overlaps an allocation.
   bool map_at_host_address(uint8_t* host, size_t bytes);
   mutable std::mutex mutex_;
+  // initcheck's undefined ranges in all allocations: none (the common case once the host has
+  // copied its inputs) answers define() and undefined() without the lock
+  std::atomic<size_t> undefined_ranges_{0};
   std::map<uint64_t, Allocation> allocations_;  // by base address
   std::map<uint64_t, uint64_t> freed_;          // base -> size of freed allocations (never reused)
   uint64_t next_ = kGlobalBase;
