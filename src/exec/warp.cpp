@@ -40,7 +40,12 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
     p = owner->shared.at(offset, size);
     break;
   }
-  case Space::Local: p = cta->local[first_thread + static_cast<uint32_t>(lane)].at(offset, size); break;
+  case Space::Local:
+    p = cta->local[first_thread + static_cast<uint32_t>(lane)].at(offset, size);
+    if (p && offset < program->local_bytes && launch->sanitizer && launch->sanitizer->checks.memcheck)
+      if (std::string outside = local_object_overrun(offset, size); !outside.empty())
+        return fail(GuestFault::Kind::OutOfBounds, space, std::move(outside));
+    break;
   case Space::Const: p = const_cast<mem::Buffer&>(program->constants).at(offset, size); break;
   case Space::Param: p = const_cast<mem::Buffer&>(launch->params).at(offset, size); break;
   case Space::Generic: break;
@@ -63,6 +68,26 @@ uint8_t* Warp::access_checked(Space space, uint64_t address, uint32_t size, int 
   }
   if (checked) observe(space, owner, offset, size, lane, p);
   return p;
+}
+
+std::string Warp::local_object_overrun(uint64_t offset, uint32_t size) const {
+  // The object at or before the offset; an access must lie inside it.
+  const auto& objects = program->local_objects;
+  auto it = std::upper_bound(objects.begin(), objects.end(), offset,
+                             [](uint64_t at, const program::Program::LocalObject& o) { return at < o.offset; });
+  if (it != objects.begin()) {
+    const program::Program::LocalObject& o = *std::prev(it);
+    const std::vector<uint32_t>& reached = launch->kernel->reached;
+    const bool mine = o.function < 0 || std::binary_search(reached.begin(), reached.end(), static_cast<uint32_t>(o.function));
+    if (!mine && offset < uint64_t{o.offset} + o.size)
+      return "in the local variable '" + o.name + "' of function '" + program->functions[static_cast<size_t>(o.function)].name +
+             "', which kernel '" + launch->kernel->name + "' never calls: outside the kernel's frame";
+    if (offset + size <= uint64_t{o.offset} + o.size) return {};
+    if (offset < uint64_t{o.offset} + o.size)
+      return std::to_string(offset + size - o.offset - o.size) + " bytes past the end of the " + std::to_string(o.size) +
+             "-byte local variable '" + o.name + "' (other variables of the thread's frame follow it)";
+  }
+  return "between the local variables of the thread's frame (alignment padding), in none of them";
 }
 
 void Warp::observe(Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes) {

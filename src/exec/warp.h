@@ -408,6 +408,9 @@ private:
   // `offset` in `space` (in `owner`'s shared memory for .shared); `bytes`: the memory accessed.
   void observe(mem::Space space, Cta* owner, uint64_t offset, uint32_t size, int lane, const uint8_t* bytes);
   void race_report(const sanitize::RaceShadow::Hazard& h);
+  // memcheck: why a local access of [offset, offset + size) in the static frame lies in no one
+  // variable (call-frame parameter), or "" when it lies in one.
+  std::string local_object_overrun(uint64_t offset, uint32_t size) const;
   // Lane l's thread as racecheck's shadow numbers it (across the CTAs it covers).
   uint32_t race_thread(int l) const;
   AsyncTicket async_open(const char* completion);

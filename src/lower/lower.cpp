@@ -1,6 +1,7 @@
 #include "lower/lower.h"
 
 #include <algorithm>
+#include <numeric>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -103,6 +104,8 @@ public:
     for (const PendingInit& p : inits_) initialize(p);
     lay_out_shared();
     prog_.local_bytes = static_cast<uint32_t>(align_up(local_size_, 16));
+    std::sort(prog_.local_objects.begin(), prog_.local_objects.end(),
+              [](const auto& a, const auto& b) { return a.offset < b.offset; });
     prog_.reg_slots = next_slot_;
     prog_.pred_regs = next_pred_;
     if (diags_.has_errors()) return std::nullopt;
@@ -158,7 +161,7 @@ private:
       Function& fn = prog_.functions[it->second];
       if (!f.body) continue;
       fn.defined = true;
-      lay_out_params(f, fn);
+      lay_out_params(f, fn, it->second);
       for (const FuncDirective& d : f.directives) {  // the launch checks them (runtime/launch_limits)
         auto copy = [&](uint32_t* to) {
           for (size_t i = 0; i < d.values.size() && i < 3; ++i) to[i] = static_cast<uint32_t>(d.values[i]);
@@ -179,7 +182,7 @@ private:
 
   // Kernel parameters live in the parameter buffer (§5.1.6.1); device-function parameters and
   // return values in the per-thread frame in local memory, copied by call and ret (§7).
-  void lay_out_params(const ast::Function& f, Function& fn) {
+  void lay_out_params(const ast::Function& f, Function& fn, uint32_t index) {
     auto place = [&](const VarDecl& d, std::vector<Param>& out, uint64_t& cursor) {
       for (const Declarator& n : d.names) {
         uint64_t size = var_size(d, n, nullptr);
@@ -198,6 +201,8 @@ private:
     }
     for (const VarDecl& d : f.params) place(d, fn.params, local_size_);
     for (const VarDecl& d : f.returns) place(d, fn.returns, local_size_);
+    for (const std::vector<Param>* frame : {&fn.params, &fn.returns})
+      for (const Param& p : *frame) prog_.local_objects.push_back({p.offset, p.size, p.name, static_cast<int32_t>(index)});
   }
 
   // Bytes of one declarator: element size × dimensions; an unsized dimension takes the
@@ -266,6 +271,8 @@ private:
         s.space = Space::Local;
         s.call_argument = d.space == ast::Space::Param;
         local_size_ += size;
+        prog_.local_objects.push_back({static_cast<uint32_t>(s.address), static_cast<uint32_t>(size), n.name,
+                                       module_scope ? -1 : static_cast<int32_t>(current_)});
         break;
       default:
         s.space = Space::Global;  // .tex and other legacy spaces: not addressable here
@@ -418,6 +425,7 @@ private:
     for (uint32_t v = 0; v < shared_vars_.size(); ++v) var_of_slot[shared_vars_[v].slot] = v;
     // Per function: the functions its ops name, and the shared variables it declares or names.
     std::vector<std::set<uint32_t>> calls(prog_.functions.size()), vars(prog_.functions.size());
+    std::vector<bool> calls_indirectly(prog_.functions.size());
     for (uint32_t v = 0; v < shared_vars_.size(); ++v)
       if (shared_vars_[v].function >= 0) vars[static_cast<size_t>(shared_vars_[v].function)].insert(v);
     for (uint32_t f = 0; f < prog_.functions.size(); ++f)
@@ -428,7 +436,12 @@ private:
             if (auto it = var_of_slot.find(a.reg); it != var_of_slot.end()) vars[f].insert(it->second);
           for (const Arg& e : a.elems) scan(e);
         };
-        for (const Arg& a : prog_.ops[i].args) scan(a);
+        const Op& op = prog_.ops[i];
+        for (const Arg& a : op.args) scan(a);
+        // an indirect call (through a register, §9.7.12.5) may reach any function
+        if (op.family && op.family->mnemonic == "call" &&
+            std::none_of(op.args.begin(), op.args.end(), [](const Arg& a) { return a.kind == ArgKind::Function; }))
+          calls_indirectly[f] = true;
       }
     for (uint32_t k = 0; k < prog_.functions.size(); ++k) {
       Function& kernel = prog_.functions[k];
@@ -439,6 +452,11 @@ private:
         work.pop_back();
         for (uint32_t g : calls[f])
           if (g < prog_.functions.size() && reached.insert(g).second) work.push_back(g);
+      }
+      kernel.reached.assign(reached.begin(), reached.end());
+      if (std::any_of(reached.begin(), reached.end(), [&](uint32_t f) { return calls_indirectly[f]; })) {
+        kernel.reached.resize(prog_.functions.size());
+        std::iota(kernel.reached.begin(), kernel.reached.end(), 0u);
       }
       for (uint32_t f : reached)
         if (f != k) others.insert(vars[f].begin(), vars[f].end());

@@ -114,6 +114,9 @@ struct Function {
   // runs, with every slot of the device functions: what a CTA must zero (lower.cpp
   // zeroed_slots). Registers start at 0, so that a read of one never written is deterministic.
   std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots;
+  // A kernel's functions: itself and the device functions it may call, sorted (every function of
+  // the module when it makes an indirect call).
+  std::vector<uint32_t> reached;
 };
 
 // A module-scope .global or .const variable (§5.1.3, §5.1.4): its global address, or its offset
@@ -131,6 +134,15 @@ struct Program {
   uint32_t reg_slots = 0;    // 64-bit register slots per lane
   uint32_t pred_regs = 0;
   uint32_t local_bytes = 0;  // per-thread local memory (all functions' .local and .param frames)
+  // What lies in [0, local_bytes): each .local variable and call-frame parameter, by offset, and
+  // the function it belongs to (-1: the module): memcheck holds a local access to one object of a
+  // function the kernel reaches (exec::Warp::access_checked).
+  struct LocalObject {
+    uint32_t offset, size;
+    std::string name;
+    int32_t function;
+  };
+  std::vector<LocalObject> local_objects;
   mem::Buffer constants;     // the module's constant bank, initialised
   std::unordered_map<std::string, Variable> variables;  // module-scope .global and .const, by name
   std::string source_name;
