@@ -43,15 +43,19 @@ uint64_t op_minmax(uint64_t o, uint64_t b, uint64_t, bool) {
 // inputs and results to sign-preserving zero; on shared memory it keeps them" — done per the
 // space the address resolves to, for the vector forms too. .f32, .f16 and .bf16 NaN results
 // are the canonical NaN, as for add (§9.7.3.3). All of this matches an H200 bit for bit on
-// every pair of the edge values in tests/sem/atomic_test.cpp, global and shared.
+// every pair of the edge values in tests/sem/atomic_test.cpp, global and shared. The bulk and
+// tensor reductions' f32 adds keep subnormals in global memory too (tests/hw/bulk_reduce,
+// tests/hw/tma/probes); their f64 NaNs follow atom's global rule.
 uint32_t flush_f32(uint32_t x) { return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x; }
+template <bool kFlushInGlobal>
 uint64_t add_f32(uint64_t o, uint64_t b, uint64_t, bool global) {
   auto x = static_cast<uint32_t>(o), y = static_cast<uint32_t>(b);
-  if (global) x = flush_f32(x), y = flush_f32(y);
+  const bool flush = kFlushInGlobal && global;
+  if (flush) x = flush_f32(x), y = flush_f32(y);
   float s = std::bit_cast<float>(x) + std::bit_cast<float>(y);
   if (std::isnan(s)) return 0x7fffffffu;
   uint32_t r = std::bit_cast<uint32_t>(s);
-  return global ? flush_f32(r) : r;
+  return flush ? flush_f32(r) : r;
 }
 // .f64 NaNs as an H200 (sm_90) gives them, which the ISA leaves open. In global memory a NaN
 // operand b comes back unchanged (not even quieted), else memory's NaN; in shared memory
@@ -119,7 +123,7 @@ void combine_atomically(Combine f, uint8_t* element, const uint8_t* operand, uns
 }
 
 // The combine function for an operation and type the row allows, or null.
-Combine combine_for(const std::string& o, const std::string& t) {
+Combine combine_for(const std::string& o, const std::string& t, bool bulk) {
   using F16 = Half<kF16>;
   using BF16 = Half<kBF16>;
   if (o == ".and") return op_and;
@@ -130,7 +134,7 @@ Combine combine_for(const std::string& o, const std::string& t) {
   if (o == ".inc") return op_inc;
   if (o == ".dec") return op_dec;
   if (o == ".add") {
-    if (t == ".f32") return add_f32;
+    if (t == ".f32") return bulk ? add_f32<false> : add_f32<true>;
     if (t == ".f64") return add_f64;
     if (t == ".f16") return half1<F16::add>;
     if (t == ".bf16") return half1<BF16::add>;

@@ -22,7 +22,8 @@ uint64_t add_integers(uint64_t old, uint64_t b, uint64_t c, bool global);
 void combine_atomically(Combine f, uint8_t* element, const uint8_t* operand, unsigned size, bool global);
 
 // The combine function of operation `op` (".add", ".min", ".cas", ...) on type `type` (".u32",
-// ".f16x2", ...), or null for a pair no instruction has.
-Combine combine_for(const std::string& op, const std::string& type);
+// ".f16x2", ...), or null for a pair no instruction has. `bulk`: for the bulk and tensor
+// reductions (cp.reduce.async.bulk{.tensor}), whose .add.f32 keeps subnormals in global memory too.
+Combine combine_for(const std::string& op, const std::string& type, bool bulk = false);
 
 }  // namespace ptxvm::numeric

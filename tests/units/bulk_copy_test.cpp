@@ -3,6 +3,11 @@
 // the rules ptxvm reports. The bytes are exact; these tests fix when they move.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "harness.h"
 
 namespace ptxvm::test {
@@ -115,6 +120,54 @@ TEST(BulkCopy, ByteMaskCopiesTheBytesItsBitsName) {  // §9.7.9.25.4.1
     }
     EXPECT_EQ(out[t], expect) << t;
   }
+}
+
+// cp.reduce.async.bulk .add into global memory as an H200 does it (tests/hw/bulk_reduce): f32
+// subnormals kept, not flushed as atom.global.add.f32 flushes them, NaNs canonical; f64 NaNs as
+// atom.global.add.f64 leaves them (the source's unchanged, else the destination's).
+TEST(BulkCopy, ReductionsAddAsTheH200Does) {  // §9.7.9.25.4.2
+  std::ifstream f((std::filesystem::path(__FILE__).parent_path() / "../hw/bulk_reduce/records.txt").string());
+  size_t cases = 0;
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream words(line);
+    std::string name;
+    words >> name;
+    if (name.rfind("add.", 0) != 0) continue;
+    const bool f64 = name.find("f64") != std::string::npos;
+    std::vector<uint64_t> dst, src, gpu;
+    for (std::string w; words >> w;) {
+      dst.push_back(std::stoull(w.substr(0, w.find(':')), nullptr, 16));
+      src.push_back(std::stoull(w.substr(w.find(':') + 1, w.rfind(':') - w.find(':') - 1), nullptr, 16));
+      gpu.push_back(std::stoull(w.substr(w.rfind(':') + 1), nullptr, 16));
+    }
+    const std::string t = f64 ? "64" : "32", bytes = std::to_string(dst.size() * (f64 ? 8 : 4));
+    Harness h;
+    h.load(kernel_ptx(".shared .align 16 .b8 buf[512];\n.reg .b64 %v;\n"
+                      "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd1, %r1, " + std::to_string(f64 ? 8 : 4) + ";\n"
+                      "add.s64 %rd2, %rd_in, %rd1;\nld.global.b" + t + " " + (f64 ? "%v" : "%r2") + ", [%rd2];\n"
+                      "mov.u32 %r3, buf;\ncvt.u32.u64 %r4, %rd1;\nadd.u32 %r3, %r3, %r4;\n"
+                      "st.shared.b" + t + " [%r3], " + (f64 ? "%v" : "%r2") + ";\nfence.proxy.async.shared::cta;\nbar.sync 0;\n"
+                      "setp.eq.u32 %p1, %r1, 0;\n"
+                      "@%p1 cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f" + t + " [%rd_out], [buf], " + bytes + ";\n"
+                      "@%p1 cp.async.bulk.commit_group;\n@%p1 cp.async.bulk.wait_group 0;\n",
+                      "sm_90"));
+    std::vector<uint8_t> d(dst.size() * (f64 ? 8 : 4)), sv(d.size());
+    for (size_t i = 0; i < dst.size(); ++i) {
+      std::memcpy(&d[i * (f64 ? 8 : 4)], &dst[i], f64 ? 8 : 4);
+      std::memcpy(&sv[i * (f64 ? 8 : 4)], &src[i], f64 ? 8 : 4);
+    }
+    const uint64_t out = h.buffer(d), in = h.buffer(sv);
+    auto r = h.launch("k", {1}, {static_cast<uint32_t>(dst.size())}, {arg(out), arg(in)});
+    ASSERT_TRUE(r.ok) << r.error;
+    const std::vector<uint8_t> got = h.read<uint8_t>(out, d.size());
+    for (size_t i = 0; i < dst.size(); ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, &got[i * (f64 ? 8 : 4)], f64 ? 8 : 4);
+      EXPECT_EQ(v, gpu[i]) << name << " element " << i << ": " << std::hex << dst[i] << " + " << src[i];
+    }
+    ++cases;
+  }
+  EXPECT_EQ(cases, 2u);
 }
 
 // A reduction into shared memory completes on an mbarrier, combining each element then.

@@ -199,7 +199,7 @@ const program::Registration registered([](program::Registry& r) {
     const std::string* dst = b.value("dst");
     const std::string* red = b.value("op");
     const std::string* type = b.value("type");
-    op.aux = reinterpret_cast<uint64_t>(numeric::combine_for(red ? *red : "", type ? *type : ""));
+    op.aux = reinterpret_cast<uint64_t>(numeric::combine_for(red ? *red : "", type ? *type : "", true));
     if (!op.aux) {
       why = "cp.reduce.async.bulk" + (red ? *red : "") + (type ? *type : "") + " has no element operation";
       return false;

@@ -162,14 +162,12 @@ void Box::move(uint64_t at, uint64_t global, bool inside) const {
   }
   if (!inside) return;
   uint8_t* gmem = warp->access(Space::Global, global, p.global_bytes, lane, false);
-  // element by element of the map's type (an interleaved chunk holds several). The TMA unit's
-  // f32 adds keep subnormals, as atom's shared-memory adds do, not flushing them as atom's global
-  // ones (tests/hw/tma/probes: 520 sums of subnormal tensor words); its f64 NaN rules are
-  // taken from the same, unrecorded.
+  // element by element of the map's type (an interleaved chunk holds several), with the bulk
+  // reductions' arithmetic (numeric::combine_for)
   if (combine) {
     const unsigned size = packing(map.type).shared_bytes;
     for (unsigned j = 0; j < p.shared_bytes; j += size)
-      numeric::combine_atomically(combine, gmem + j, warp->access(Space::Shared, swizzled(at + j), size, lane, false), size, false);
+      numeric::combine_atomically(combine, gmem + j, warp->access(Space::Shared, swizzled(at + j), size, lane, false), size, true);
     return;
   }
   pieces(p.shared_bytes, [&](const uint8_t* s, unsigned j, unsigned n) { std::memcpy(bytes + j, s, n); });

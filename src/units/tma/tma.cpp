@@ -239,7 +239,7 @@ void reduce(Warp& w, const Op& op, uint32_t m) {
     static const char* const kTypes[] = {".u8", ".u16", ".u32", ".s32", ".u64", ".s64", ".f16", ".f32", ".f64", ".bf16"};
     const auto type = static_cast<size_t>(b.map.type);
     const std::string& red = *reinterpret_cast<const std::string*>(op.aux2);
-    b.combine = type < std::size(kTypes) ? numeric::combine_for(red, kTypes[type]) : nullptr;
+    b.combine = type < std::size(kTypes) ? numeric::combine_for(red, kTypes[type], true) : nullptr;
     if (!b.combine || b.map.type == DataType::U8 || b.map.type == DataType::U16)
       w.undefined(l, "'" + op.text + "': no " + red + " reduction of the map's element type (PTX §9.7.9.25.5.3)");
     issue_store(w, l, b);
