@@ -131,6 +131,7 @@ void ld(Warp& w, const Op& op, uint32_t m) {
   bool clean = true;  // the tcgen05 check: one report per instruction
   auto read = [&](unsigned th, unsigned lane, unsigned column) {
     if (t.shadow && clean) clean = t.check_read(w, static_cast<int>(th), w.current_pc, lane, column, "the cell tcgen05.ld reads");
+    if (t.shadow) t.loads(w, static_cast<int>(th), w.current_pc, lane, column);
     return t.cell(lane, column);
   };
   for (unsigned th = 0; th < 32; ++th)
@@ -167,10 +168,12 @@ void st(Warp& w, const Op& op, uint32_t m) {
   const uint32_t taddr = start(w, op, m, mv, 0, split);
   TensorMemory& t = w.cta->unit<TensorMemory>();
   const std::vector<Arg>& regs = op.args.back().elems;
+  bool clean = true;  // the tcgen05 check: one report per instruction
   for (unsigned th = 0; th < 32; ++th)
     for (unsigned r = 0; r < mv.regs; ++r) {
       const uint32_t value = w.get<uint32_t>(regs[r], static_cast<int>(th));
       auto store = [&](unsigned lane, unsigned column, uint32_t v) {
+        if (t.shadow && clean) clean = t.check_overwrite(w, static_cast<int>(th), w.current_pc, lane, column);
         t.stores.push_back({w.index, static_cast<uint16_t>(lane), static_cast<uint16_t>(column), v});
         t.will_write(TensorMemory::kStore, w.first_thread + th, w.current_pc, lane, column);
       };
@@ -186,8 +189,12 @@ void st(Warp& w, const Op& op, uint32_t m) {
     }
 }
 
-// tcgen05.wait::ld: the loads wrote their registers when issued (tensor_memory.h).
-void wait_ld(Warp& w, const Op& op, uint32_t m) { check_aligned(w, op, m, "9.7.16.8.5"); }
+// tcgen05.wait::ld: the loads wrote their registers when issued (tensor_memory.h); the tcgen05
+// check lets their cells be written again.
+void wait_ld(Warp& w, const Op& op, uint32_t m) {
+  check_aligned(w, op, m, "9.7.16.8.5");
+  w.cta->unit<TensorMemory>().waited_for_loads(w);
+}
 
 // tcgen05.wait::st: the warp's stores land.
 void wait_st(Warp& w, const Op& op, uint32_t m) {

@@ -19,7 +19,33 @@ TensorMemory::TensorMemory(exec::Cta& cta) : cta_(cta), cells_(size_t{kLanes} * 
     shadow->written.assign(cells_.size(), 0);
     shadow->pending.assign(cells_.size(), 0);
     shadow->issuers.emplace_back(0, 0);  // seq 0: none
+    shadow->loading.assign(cells_.size(), {});
+    shadow->waits.assign(cta.warps.size(), 0);
   }
+}
+
+void TensorMemory::loads(const Warp& w, int l, uint32_t pc, unsigned lane, unsigned column) {
+  const size_t at = size_t{lane} * kColumns + column;
+  if (!shadow || at >= cells_.size() || w.index >= shadow->waits.size()) return;
+  shadow->loading[at] = {w.index + 1, shadow->waits[w.index], w.first_thread + static_cast<uint32_t>(l), pc};
+}
+
+void TensorMemory::waited_for_loads(const Warp& w) {
+  if (shadow && w.index < shadow->waits.size()) ++shadow->waits[w.index];
+}
+
+bool TensorMemory::check_overwrite(Warp& w, int l, uint32_t pc, unsigned lane, unsigned column) {
+  const size_t at = size_t{lane} * kColumns + column;
+  if (!shadow || at >= cells_.size()) return true;
+  const Shadow::Load& ld = shadow->loading[at];
+  if (ld.warp_plus_one != w.index + 1 || ld.waits != shadow->waits[w.index]) return true;
+  w.check_report("tcgen05", l, pc, "Tensor Memory written before the tcgen05.ld reading it completed",
+                 "lane " + std::to_string(lane) + ", column " + std::to_string(column) +
+                     " is read by a tcgen05.ld of the warp that no tcgen05.wait::ld has waited for: the store may "
+                     "land before the load reads it (PTX §9.7.16.6: tcgen05.wait::ld avoids anti-dependency "
+                     "hazards around tcgen05.ld)",
+                 ld.thread, ld.pc);
+  return false;
 }
 
 void TensorMemory::will_write(uint64_t seq, uint32_t thread, uint32_t pc, unsigned lane, unsigned column) {

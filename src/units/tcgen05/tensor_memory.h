@@ -104,11 +104,25 @@ public:
     std::vector<std::pair<uint32_t, uint32_t>> issuers;  // by seq: (thread, pc) of the issuing instruction
     std::vector<std::vector<uint32_t>> cells;             // by seq: the cells it writes, until it lands
     uint64_t landed = 0;
+    // Per cell, the latest tcgen05.ld reading it: its warp + 1, the warp's count of wait::ld then,
+    // the thread and pc (loading_ld); per warp, its count of tcgen05.wait::ld.
+    struct Load {
+      uint32_t warp_plus_one = 0, waits = 0, thread = 0, pc = 0;
+    };
+    std::vector<Load> loading;
+    std::vector<uint32_t> waits;
   };
   static constexpr uint64_t kStore = uint64_t{1} << 63;
   std::unique_ptr<Shadow> shadow;  // null when the check is off
   // Operation `seq` (issued by `thread` at `pc`) will write the cell.
   void will_write(uint64_t seq, uint32_t thread, uint32_t pc, unsigned lane, unsigned column);
+  // The tcgen05.ld of lane `l` of `w` reads the cell; the warp's tcgen05.wait::ld; lane `l` of `w`
+  // writes the cell with tcgen05.st: a load of the warp not yet waited for still reading it is a
+  // report (§9.7.16.6: tcgen05.wait::ld avoids anti-dependency hazards around tcgen05.ld). False
+  // after a report.
+  void loads(const exec::Warp& w, int l, uint32_t pc, unsigned lane, unsigned column);
+  void waited_for_loads(const exec::Warp& w);
+  bool check_overwrite(exec::Warp& w, int l, uint32_t pc, unsigned lane, unsigned column);
   // Lane `l` of `w` reads the cell for the instruction at `pc` (`what` it reads there); `queued`:
   // the reader is a queued operation landing (after every earlier one). False after a report.
   bool check_read(exec::Warp& w, int l, uint32_t pc, unsigned lane, unsigned column, const char* what,
