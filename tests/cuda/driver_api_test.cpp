@@ -171,6 +171,77 @@ TEST_F(Driver, StaticSharedSizeIsPerKernel) {
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
+// The JIT linker joins PTX inputs into one module: a kernel calling a .extern function that
+// another input defines (with a newer .version) links, loads and runs.
+TEST_F(Driver, LinkerJoinsPtxInputs) {
+  const std::string kernel = R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) twice(.param .b32 x);
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r1, %tid.x;
+  {
+    .param .b32 x;
+    .param .b32 r;
+    st.param.b32 [x], %r1;
+    call (r), twice, (x);
+    ld.param.b32 %r2, [r];
+  }
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+  const std::string library = R"(.version 8.7
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [x];
+  add.u32 %r2, %r1, %r1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+)";
+  CUlinkState link;
+  ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &link), CUDA_SUCCESS);
+  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kernel.c_str()), kernel.size() + 1, "k.ptx", 0,
+                          nullptr, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(library.c_str()), library.size() + 1, "lib.ptx", 0,
+                          nullptr, nullptr),
+            CUDA_SUCCESS);
+  const unsigned char elf[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
+  EXPECT_EQ(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, const_cast<unsigned char*>(elf), sizeof elf, "a.cubin", 0, nullptr,
+                          nullptr),
+            CUDA_ERROR_NO_BINARY_FOR_GPU);
+  void* image = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(cuLinkComplete(link, &image, &size), CUDA_SUCCESS);
+  EXPECT_NE(std::string(static_cast<const char*>(image)).find(".version 8.7"), std::string::npos);
+  CUmodule m = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&m, image), CUDA_SUCCESS);
+  ASSERT_EQ(cuLinkDestroy(link), CUDA_SUCCESS);  // the module keeps what it loaded
+  CUfunction k;
+  ASSERT_EQ(cuModuleGetFunction(&k, m, "k"), CUDA_SUCCESS);
+  CUdeviceptr out;
+  ASSERT_EQ(cuMemAlloc(&out, 32 * 4), CUDA_SUCCESS);
+  void* args[] = {&out};
+  ASSERT_EQ(cuLaunchKernel(k, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  std::vector<uint32_t> got(32);
+  ASSERT_EQ(cuMemcpyDtoH(got.data(), out, 32 * 4), CUDA_SUCCESS);
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(got[i], 2 * i);
+  EXPECT_EQ(cuMemFree(out), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
 // A 2D CUDA array filled by cuMemcpy2D, read through a texture object (linear filtering, clamp)
 // and written through a surface object, read back by cuMemcpy2D: PTX §9.7.10.3, §9.7.11.2.
 TEST_F(Driver, ArraysTexturesAndSurfaces) {

@@ -1,0 +1,121 @@
+// The JIT linker (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete, cuLinkDestroy):
+// ptxvm links PTX. The inputs join into one module — the newest .version among them, the first
+// input's .target and .address_size, then every input's text after its header — and the image
+// cuLinkComplete hands out is that PTX text, which cuModuleLoadData loads (a .extern declaration
+// and its definition in another input meet in the one module). A fat binary gives the PTX of the
+// best virtual architecture it holds; machine code (a cubin, an object, a library) cannot run.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "driver.h"
+#include "fatbin.h"
+
+struct CUlinkState_st {
+  std::vector<std::string> inputs;  // PTX texts
+  std::string image;                // the linked module, once complete
+};
+
+using namespace ptxvm::cuda;
+
+namespace {
+
+// The input's header directive `name` ("version", ...): its line, or "" when it has none.
+std::string directive(const std::string& ptx, const char* name) {
+  const std::string key = std::string(".") + name;
+  for (size_t at = 0; (at = ptx.find(key, at)) != std::string::npos; at += key.size()) {
+    const size_t line = ptx.rfind('\n', at) == std::string::npos ? 0 : ptx.rfind('\n', at) + 1;
+    if (ptx.find_first_not_of(" \t", line) == at) return ptx.substr(at, ptx.find('\n', at) - at);
+  }
+  return {};
+}
+
+// The input without its header directives (each replaced by an empty line, so line numbers hold).
+std::string body(std::string ptx) {
+  for (const char* name : {"version", "target", "address_size"}) {
+    const std::string d = directive(ptx, name);
+    if (!d.empty()) ptx.replace(ptx.find(d), d.size(), "");
+  }
+  return ptx;
+}
+
+// "8.7" -> 87, so that versions compare.
+int version_number(const std::string& line) {
+  unsigned major = 0, minor = 0;
+  std::sscanf(line.c_str(), ".version %u.%u", &major, &minor);
+  return static_cast<int>(major * 10 + minor);
+}
+
+CUresult add(CUlinkState state, CUjitInputType type, const void* data, size_t size) {
+  if (!state || !data) return CUDA_ERROR_INVALID_VALUE;
+  switch (type) {
+  case CU_JIT_INPUT_PTX:
+    state->inputs.emplace_back(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), size));
+    return CUDA_SUCCESS;
+  case CU_JIT_INPUT_FATBINARY: {
+    std::string why;
+    std::string ptx = fatbin_ptx(data, static_cast<unsigned>(driver().config.major * 10 + driver().config.minor), why);
+    if (ptx.empty()) {
+      std::fprintf(stderr, "ptxvm: %s\n", why.c_str());
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+    state->inputs.push_back(std::move(ptx));
+    return CUDA_SUCCESS;
+  }
+  default:
+    std::fprintf(stderr, "ptxvm: the JIT linker takes PTX and fat binaries holding PTX; a cubin, object or "
+                         "library holds machine code, which ptxvm cannot run\n");
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult CUDAAPI cuLinkCreate(unsigned, CUjit_option*, void**, CUlinkState* state) {
+  if (!state) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  *state = new CUlinkState_st;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void* data, size_t size, const char*, unsigned,
+                               CUjit_option*, void**) {
+  return add(state, type, data, size);
+}
+
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char* path, unsigned, CUjit_option*,
+                               void**) {
+  if (!state || !path) return CUDA_ERROR_INVALID_VALUE;
+  std::FILE* file = std::fopen(path, "rb");
+  if (!file) return CUDA_ERROR_FILE_NOT_FOUND;
+  std::string bytes;
+  char chunk[65536];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, n);
+  std::fclose(file);
+  return add(state, type, bytes.c_str(), bytes.size() + 1);
+}
+
+CUresult CUDAAPI cuLinkComplete(CUlinkState state, void** image, size_t* size) {
+  if (!state || !image) return CUDA_ERROR_INVALID_VALUE;
+  if (state->inputs.empty()) return CUDA_ERROR_INVALID_VALUE;
+  std::string version = directive(state->inputs[0], "version");
+  for (const std::string& in : state->inputs)
+    if (version_number(directive(in, "version")) > version_number(version)) version = directive(in, "version");
+  state->image = version + "\n" + directive(state->inputs[0], "target") + "\n" +
+                 directive(state->inputs[0], "address_size") + "\n";
+  for (const std::string& in : state->inputs) state->image += body(in) + "\n";
+  *image = state->image.data();
+  if (size) *size = state->image.size() + 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLinkDestroy(CUlinkState state) {
+  if (!state) return CUDA_ERROR_INVALID_HANDLE;
+  delete state;
+  return CUDA_SUCCESS;
+}
+
+}  // extern "C"
