@@ -133,6 +133,12 @@ private:
         if (!fresh) {
           const Function& prev = *it->second;
           if (prev.body && f.body) duplicate(f.name, f.name_loc, prev.name_loc);
+          // ptxas: "Function definition conflicts with '.extern' declaration" (either order): a
+          // function the module defines is not external to it (§11.6.1 .extern)
+          const Function& def = f.body ? f : prev;
+          const Function& other = f.body ? prev : f;
+          if (def.body && !other.body && (other.linkage == Linkage::Extern || def.linkage == Linkage::Extern))
+            diags_.error(f.name_loc, "function '" + f.name + "' is both defined and declared .extern in this module");
           if (f.body) it->second = &f;
           break;
         }

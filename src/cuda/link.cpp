@@ -1,9 +1,12 @@
 // The JIT linker (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete, cuLinkDestroy):
 // ptxvm links PTX. The inputs join into one module — the newest .version among them, the first
-// input's .target and .address_size, then every input's text after its header — and the image
-// cuLinkComplete hands out is that PTX text, which cuModuleLoadData loads (a .extern declaration
-// and its definition in another input meet in the one module). A fat binary gives the PTX of the
-// best virtual architecture it holds; machine code (a cubin, an object, a library) cannot run.
+// input's .target and .address_size, then every input's text after its header, less the .extern
+// declarations of functions another input defines (one module may not do both, §11.6.1) — and
+// the image cuLinkComplete hands out is that PTX text, which cuModuleLoadData loads. A fat binary
+// gives the PTX of the best virtual architecture it holds; machine code (a cubin, an object, a
+// library) cannot run.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -38,6 +41,36 @@ std::string body(std::string ptx) {
     if (!d.empty()) ptx.replace(ptx.find(d), d.size(), "");
   }
   return ptx;
+}
+
+// The functions of `ptx`: for each `.func` declaration or definition, its name, where the
+// declaration starts (its line) and ends (past its `;`, or at its body's `{`), whether it is
+// .extern and whether it has a body.
+struct FuncDecl {
+  std::string name;
+  size_t begin, end;
+  bool external, defined;
+};
+std::vector<FuncDecl> functions(const std::string& ptx) {
+  std::vector<FuncDecl> out;
+  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
+  for (size_t at = 0; (at = ptx.find(".func", at)) != std::string::npos; at += 5) {
+    if (at + 5 < ptx.size() && is_name(ptx[at + 5])) continue;  // .funcs, not .func
+    size_t line = ptx.rfind('\n', at);
+    line = line == std::string::npos ? 0 : line + 1;
+    const std::string lead = ptx.substr(line, at - line);
+    if (lead.find_first_not_of(" \t.abcdefghijklmnopqrstuvwxyz") != std::string::npos) continue;  // not a declaration
+    size_t i = ptx.find_first_not_of(" \t\r\n", at + 5);
+    if (i != std::string::npos && ptx[i] == '(') i = ptx.find(')', i), i = i == std::string::npos ? i : i + 1;
+    i = i == std::string::npos ? i : ptx.find_first_not_of(" \t\r\n", i);
+    size_t j = i;
+    while (j != std::string::npos && j < ptx.size() && is_name(ptx[j])) ++j;
+    if (i == std::string::npos || j == i) continue;
+    const size_t stop = ptx.find_first_of(";{", j);
+    if (stop == std::string::npos) continue;
+    out.push_back({ptx.substr(i, j - i), line, stop + 1, lead.find(".extern") != std::string::npos, ptx[stop] == '{'});
+  }
+  return out;
 }
 
 // "8.7" -> 87, so that versions compare.
@@ -106,7 +139,18 @@ CUresult CUDAAPI cuLinkComplete(CUlinkState state, void** image, size_t* size) {
     if (version_number(directive(in, "version")) > version_number(version)) version = directive(in, "version");
   state->image = version + "\n" + directive(state->inputs[0], "target") + "\n" +
                  directive(state->inputs[0], "address_size") + "\n";
-  for (const std::string& in : state->inputs) state->image += body(in) + "\n";
+  std::vector<std::string> defined;
+  for (const std::string& in : state->inputs)
+    for (const FuncDecl& f : functions(in))
+      if (f.defined) defined.push_back(f.name);
+  for (const std::string& in : state->inputs) {
+    std::string text = body(in);
+    const std::vector<FuncDecl> decls = functions(text);
+    for (auto f = decls.rbegin(); f != decls.rend(); ++f)  // from the end: earlier offsets stay
+      if (f->external && !f->defined && std::find(defined.begin(), defined.end(), f->name) != defined.end())
+        text.replace(f->begin, f->end - f->begin, std::string(static_cast<size_t>(std::count(text.begin() + f->begin, text.begin() + f->end, '\n')), '\n'));
+    state->image += text + "\n";
+  }
   *image = state->image.data();
   if (size) *size = state->image.size() + 1;
   return CUDA_SUCCESS;
