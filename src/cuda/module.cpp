@@ -301,4 +301,40 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* block
   return cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block, shared);
 }
 
+// The dynamic shared memory each of `blocks` resident blocks may take: an H100 SM's 228 KiB
+// shared among them, 1 KiB reserved per block, less the kernel's static shared memory, within the
+// 227 KiB opt-in limit of one block.
+CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, CUfunction f, int blocks, int block) {
+  if (!bytes || !f || blocks <= 0 || block <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  constexpr int64_t kPerSm = 228 * 1024, kReserved = 1024, kPerBlock = 227 * 1024;
+  const int64_t fixed = f->module->module->static_shared_bytes(f->name);
+  *bytes = static_cast<size_t>(std::max<int64_t>(0, std::min(kPerSm / blocks - kReserved, kPerBlock) - fixed));
+  return CUDA_SUCCESS;
+}
+
+// Clusters of the launch's shape (or the kernel's) that fit at once: one CTA of each per SM, the
+// device's SMs shared among the cluster's CTAs.
+CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const CUlaunchConfig* config) {
+  if (!clusters || !f || !config) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  unsigned size = std::max(1, f->cluster[0] * std::max(1, f->cluster[1]) * std::max(1, f->cluster[2]));
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      const auto& d = config->attrs[i].value.clusterDim;
+      size = std::max(1u, d.x * d.y * d.z);
+    }
+  int sms = 0;
+  if (CUresult r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0)) return r;
+  *clusters = size > 16 ? 0 : sms / static_cast<int>(size);
+  return CUDA_SUCCESS;
+}
+
+// Modules load eagerly: every kernel of a module is ready when cuModuleLoadData returns.
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
+  if (!mode) return CUDA_ERROR_INVALID_VALUE;
+  *mode = CU_MODULE_EAGER_LOADING;
+  return CUDA_SUCCESS;
+}
+
 }  // extern "C"

@@ -151,6 +151,42 @@ TEST_F(Driver, InvalidPtxAndMachineCodeAreRefused) {
   EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
 }
 
+// What PyTorch and Triton ask before launching (tests/hw/driver/trace): no stream is capturing, modules
+// load eagerly; the occupancy questions answered for an H100's 132 SMs and 228 KiB of shared memory.
+TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  EXPECT_EQ(cuStreamIsCapturing(nullptr, &status), CUDA_SUCCESS);
+  EXPECT_EQ(status, CU_STREAM_CAPTURE_STATUS_NONE);
+  status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  cuuint64_t id = 7;
+  EXPECT_EQ(cuStreamGetCaptureInfo(nullptr, &status, &id, nullptr, nullptr, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(status, CU_STREAM_CAPTURE_STATUS_NONE);
+  CUmoduleLoadingMode mode;
+  EXPECT_EQ(cuModuleGetLoadingMode(&mode), CUDA_SUCCESS);
+  EXPECT_EQ(mode, CU_MODULE_EAGER_LOADING);
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, kPtx), CUDA_SUCCESS);
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "vadd"), CUDA_SUCCESS);
+  size_t bytes = 0;
+  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 1, 128), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, 227u * 1024);
+  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 4, 128), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, 57u * 1024 - 1024);
+  CUlaunchAttribute cluster{};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = 2, cluster.value.clusterDim.y = 1, cluster.value.clusterDim.z = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = 2, config.gridDimY = 1, config.gridDimZ = 1, config.blockDimX = 128, config.blockDimY = 1,
+  config.blockDimZ = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  EXPECT_EQ(cuOccupancyMaxActiveClusters(&clusters, f, &config), CUDA_SUCCESS);
+  EXPECT_EQ(clusters, 66);
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: each kernel's own static shared memory, as ptxas lays it
 // out (tests/hw/shared_layout), its module's dynamic arrays' alignment included.
 TEST_F(Driver, StaticSharedSizeIsPerKernel) {
