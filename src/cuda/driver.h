@@ -38,9 +38,12 @@ struct CUfunc_st {
   CUmod_st* module;
   std::string name;
   std::vector<ptxvm::KernelParam> params;
-  int max_dynamic_shared = 48 * 1024;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as set; -1 until set, when it is what the 48 KiB
+  // of a launch without opt-in leave beside the static shared memory (max_dynamic_shared_bytes)
+  int max_dynamic_shared = -1;
   int cluster[3] = {0, 0, 0};          // CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*
   bool non_portable_cluster = false;
+  int max_dynamic_shared_bytes() const;
 };
 
 struct CUlib_st {

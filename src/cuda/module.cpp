@@ -225,7 +225,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute attr, CUfun
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;  // nominal: ptxvm has no register allocation
   case CU_FUNC_ATTRIBUTE_PTX_VERSION:
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = arch; break;
-  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = f->max_dynamic_shared; break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = f->max_dynamic_shared_bytes(); break;
   case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(f->module->module->static_shared_bytes(f->name)); break;
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *value = f->cluster[0]; break;
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *value = f->cluster[1]; break;
@@ -301,20 +301,24 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* block
   return cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block, shared);
 }
 
-// The dynamic shared memory each of `blocks` resident blocks may take: an H100 SM's 228 KiB
-// shared among them, 1 KiB reserved per block, less the kernel's static shared memory, within the
-// 227 KiB opt-in limit of one block.
+// The dynamic shared memory each of `blocks` resident blocks of `block` threads may take, as an
+// H200 answers (tests/hw/driver/occupancy): an SM's 228 KiB shared among them less the kernel's
+// static shared memory, within the kernel's dynamic limit; more threads than an SM's 2048, or
+// more than 32 blocks, is an invalid request.
 CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, CUfunction f, int blocks, int block) {
-  if (!bytes || !f || blocks <= 0 || block <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (!bytes || !f || blocks <= 0 || block <= 0 || blocks > 32 || int64_t{blocks} * block > 2048)
+    return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  constexpr int64_t kPerSm = 228 * 1024, kReserved = 1024, kPerBlock = 227 * 1024;
+  constexpr int64_t kPerSm = 228 * 1024;
   const int64_t fixed = f->module->module->static_shared_bytes(f->name);
-  *bytes = static_cast<size_t>(std::max<int64_t>(0, std::min(kPerSm / blocks - kReserved, kPerBlock) - fixed));
+  *bytes = static_cast<size_t>(std::max<int64_t>(0, std::min<int64_t>(kPerSm / blocks - fixed, f->max_dynamic_shared_bytes())));
   return CUDA_SUCCESS;
 }
 
-// Clusters of the launch's shape (or the kernel's) that fit at once: one CTA of each per SM, the
-// device's SMs shared among the cluster's CTAs.
+// Clusters of the launch's shape (or the kernel's) that fit at once: the device's SMs times the
+// blocks each holds (at most 8 for a cluster launch, as an H200 answers), shared among the
+// cluster's CTAs. An H200 answers this exactly for clusters of 1 and 2 CTAs and up to a tenth
+// lower for larger ones, whose CTAs must share a GPC (tests/hw/driver/occupancy).
 CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const CUlaunchConfig* config) {
   if (!clusters || !f || !config) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
@@ -324,10 +328,18 @@ CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const
       const auto& d = config->attrs[i].value.clusterDim;
       size = std::max(1u, d.x * d.y * d.z);
     }
+  const unsigned threads = std::max(1u, config->blockDimX * config->blockDimY * config->blockDimZ);
+  if (threads > 1024) return CUDA_ERROR_INVALID_VALUE;
   int sms = 0;
   if (CUresult r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0)) return r;
-  *clusters = size > 16 ? 0 : sms / static_cast<int>(size);
+  const int per_sm = static_cast<int>(std::min(8u, 2048 / threads));
+  *clusters = size > 16 ? 0 : sms * per_sm / static_cast<int>(size);
   return CUDA_SUCCESS;
+}
+
+int CUfunc_st::max_dynamic_shared_bytes() const {
+  return max_dynamic_shared >= 0 ? max_dynamic_shared
+                                 : std::max(0, 48 * 1024 - static_cast<int>(module->module->static_shared_bytes(name)));
 }
 
 // Modules load eagerly: every kernel of a module is ready when cuModuleLoadData returns.

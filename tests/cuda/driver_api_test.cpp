@@ -152,7 +152,7 @@ TEST_F(Driver, InvalidPtxAndMachineCodeAreRefused) {
 }
 
 // What PyTorch and Triton ask before launching (tests/hw/driver/trace): no stream is capturing, modules
-// load eagerly; the occupancy questions answered for an H100's 132 SMs and 228 KiB of shared memory.
+// load eagerly; the occupancy questions answered as an H200 answers them.
 TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
   EXPECT_EQ(cuStreamIsCapturing(nullptr, &status), CUDA_SUCCESS);
@@ -168,11 +168,18 @@ TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
   ASSERT_EQ(cuModuleLoadData(&m, kPtx), CUDA_SUCCESS);
   CUfunction f;
   ASSERT_EQ(cuModuleGetFunction(&f, m, "vadd"), CUDA_SUCCESS);
+  // the H200's answers (tests/hw/driver/occupancy/answers.txt, kernel "none": no static shared memory)
   size_t bytes = 0;
   EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 1, 128), CUDA_SUCCESS);
-  EXPECT_EQ(bytes, 227u * 1024);
-  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 4, 128), CUDA_SUCCESS);
-  EXPECT_EQ(bytes, 57u * 1024 - 1024);
+  EXPECT_EQ(bytes, 49152u);
+  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 8, 128), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, 29184u);
+  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 32, 32), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, 7296u);
+  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 3, 1024), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 200 * 1024), CUDA_SUCCESS);
+  EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, 1, 128), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, 200u * 1024);
   CUlaunchAttribute cluster{};
   cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   cluster.value.clusterDim.x = 2, cluster.value.clusterDim.y = 1, cluster.value.clusterDim.z = 1;
@@ -183,7 +190,10 @@ TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
   config.numAttrs = 1;
   int clusters = 0;
   EXPECT_EQ(cuOccupancyMaxActiveClusters(&clusters, f, &config), CUDA_SUCCESS);
-  EXPECT_EQ(clusters, 66);
+  EXPECT_EQ(clusters, 528);  // the H200's answer for clusters of 2 of 128 threads
+  config.blockDimX = 1024;
+  EXPECT_EQ(cuOccupancyMaxActiveClusters(&clusters, f, &config), CUDA_SUCCESS);
+  EXPECT_EQ(clusters, 132);
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
