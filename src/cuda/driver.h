@@ -97,6 +97,9 @@ void* device_bytes(uint64_t address, size_t bytes);
 CUresult launch(CUfunc_st* f, ptxvm::LaunchConfig config, void** params, void** extra);
 // The module in `image`: PTX text, a fat binary container or its wrapper.
 CUresult load_module(CUmodule* out, const void* image);
+// The bytes of the file at `path` into `bytes` (cuModuleLoad, cuLinkAddFile); false when it cannot
+// be opened.
+bool read_file(const char* path, std::string& bytes);
 
 // The common prologue: the driver initialised, no sticky fault.
 CUresult ready();

@@ -122,12 +122,8 @@ CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void* dat
 CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char* path, unsigned, CUjit_option*,
                                void**) {
   if (!state || !path) return CUDA_ERROR_INVALID_VALUE;
-  std::FILE* file = std::fopen(path, "rb");
-  if (!file) return CUDA_ERROR_FILE_NOT_FOUND;
   std::string bytes;
-  char chunk[65536];
-  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, n);
-  std::fclose(file);
+  if (!read_file(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
   return add(state, type, bytes.c_str(), bytes.size() + 1);
 }
 

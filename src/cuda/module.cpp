@@ -9,6 +9,15 @@
 
 namespace ptxvm::cuda {
 
+bool read_file(const char* path, std::string& bytes) {
+  std::FILE* file = std::fopen(path, "rb");
+  if (!file) return false;
+  char chunk[65536];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, n);
+  std::fclose(file);
+  return true;
+}
+
 CUresult load_module(CUmodule* out, const void* image) {
   if (!out || !image) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
@@ -134,12 +143,8 @@ CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* m, const void* image) { return 
 
 CUresult CUDAAPI cuModuleLoad(CUmodule* m, const char* path) {
   if (!path) return CUDA_ERROR_INVALID_VALUE;
-  std::FILE* file = std::fopen(path, "rb");
-  if (!file) return CUDA_ERROR_FILE_NOT_FOUND;
   std::string bytes;
-  char chunk[65536];
-  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, n);
-  std::fclose(file);
+  if (!read_file(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
   return load_module(m, bytes.c_str());
 }
 
