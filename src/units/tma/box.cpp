@@ -94,7 +94,11 @@ uint64_t Box::swizzled(uint64_t a) const {
   return a;
 }
 
-void Box::apply() const {
+// Calls visit(at, global, inside) for each element of the box (an interleaved map's chunk), in
+// shared-memory order: its unswizzled shared address, its global address and whether it lies
+// inside the tensor.
+template <typename Visit>
+void Box::each_element(Visit visit) const {
   const Packing p = unit();
   const int64_t first = coords[0] / p.values;  // a whole element: read_box checks the coordinate
   const uint64_t n = row_elements(), dim0 = map.dims[0] / p.values;
@@ -107,23 +111,22 @@ void Box::apply() const {
     for (uint64_t k = 0; k < n; ++k, at += p.shared_bytes) {
       const int64_t c = placed ? 0 : first + static_cast<int64_t>(k) * step;
       const bool inside = row.inside && (placed || (c >= 0 && static_cast<uint64_t>(c) < dim0));
-      move(at, row.global + static_cast<uint64_t>(c) * p.global_bytes, inside);
+      visit(at, row.global + static_cast<uint64_t>(c) * p.global_bytes, inside);
     }
 }
 
+void Box::apply() const {
+  each_element([&](uint64_t at, uint64_t global, bool inside) { move(at, global, inside); });
+}
+
 std::vector<std::pair<uint64_t, uint64_t>> Box::global_extents() const {
-  const Packing p = unit();
-  const bool placed = mode == Mode::Im2col && map.interleave != Interleave::None;
-  const int64_t first = placed ? 0 : coords[0] / p.values, n = static_cast<int64_t>(row_elements());
-  const int64_t step = map.element_strides[0], dim0 = static_cast<int64_t>(map.dims[0] / p.values);
-  std::vector<std::pair<uint64_t, uint64_t>> extents;
-  for (const Row& row : rows()) {
-    if (!row.inside) continue;
-    // the elements of dimension 0 inside the tensor: [lo, hi) of first, first + step, ...
-    const int64_t last = first + (n - 1) * step;
-    const int64_t lo = placed ? 0 : std::max<int64_t>(first, 0), hi = placed ? 1 : std::min<int64_t>(last + 1, dim0);
-    if (lo < hi) extents.push_back({row.global + static_cast<uint64_t>(lo) * p.global_bytes, static_cast<uint64_t>(hi - lo) * p.global_bytes});
-  }
+  const uint64_t size = unit().global_bytes;
+  std::vector<std::pair<uint64_t, uint64_t>> extents;  // elements inside the tensor, neighbours joined
+  each_element([&](uint64_t, uint64_t global, bool inside) {
+    if (!inside) return;
+    if (!extents.empty() && extents.back().first + extents.back().second == global) extents.back().second += size;
+    else extents.push_back({global, size});
+  });
   return extents;
 }
 
