@@ -63,7 +63,6 @@ private:
   uint32_t count(unsigned d) const;      // .tile: ceil(box[d] / elementStrides[d]) indices of dimension d
   std::vector<Row> rows() const;         // in shared-memory order
   std::vector<Row> im2col_rows() const;  // the im2col modes (im2col.cpp)
-  std::vector<Row> interleaved_rows() const;  // .im2col through an interleaved map: a chunk a row
   uint64_t swizzled(uint64_t address) const;
   template <typename Visit>
   void each_element(Visit visit) const;  // visit(at, global, inside) per element (box.cpp)

@@ -1,37 +1,45 @@
 // The rows (pixels) of the im2col boxes (PTX §5.5.4, §5.5.5; 001_23fdd5978b24a3ed.txt): each pixel
-// is `channels` elements from the C coordinate on, the pixels one after another in shared memory;
-// with an interleaved map, one chunk (interleaved_rows).
+// is `channels` elements from the C coordinate on (with an interleaved map, one chunk), the pixels
+// one after another in shared memory.
 #include "units/tma/box.h"
 
 namespace ptxvm::units::tma {
 
 std::vector<Box::Row> Box::im2col_rows() const {
-  if (map.interleave != Interleave::None) return interleaved_rows();
   const unsigned n_dim = map.rank - 1;
+  const bool interleaved = map.interleave != Interleave::None;
   auto inside = [&](unsigned d, int64_t g) { return g >= 0 && static_cast<uint64_t>(g) < map.dims[d]; };
-  auto step = [&](unsigned d, int64_t g) { return static_cast<uint64_t>(g) * map.strides[d - 1]; };
+  // dimension 0 of an interleaved map counts chunks
+  auto step = [&](unsigned d, int64_t g) {
+    return static_cast<uint64_t>(g) * (d ? map.strides[d - 1] : unit().global_bytes);
+  };
   int64_t n = coords[n_dim];
   std::vector<Row> rows;
   if (mode == Mode::Im2col) {
     // .im2col (§5.5.4): the pixels are filter bases in the bounding box [lower, dim - 1 + upper]
     // of each spatial dimension, from the coordinates on, W fastest, then H, D and the image N,
     // each stepped by its traversal stride; a pixel reads the element at its base plus the
-    // instruction's offsets.
-    const unsigned spatial = map.rank - 2;
+    // instruction's offsets. Through an interleaved map (tests/hw/tma/probes, 40 copies, every
+    // byte) the spatial dimensions shift down by one, as a tiled copy's do: they are 0 .. rank-3,
+    // dimension 0 in chunks, and the dimension before the last stays at its coordinate; a pixel
+    // is one chunk, whatever channelsPerPixel says.
+    const unsigned spatial = map.rank - 2, first = interleaved ? 0 : 1, fixed = map.rank - 2;
+    Row start{map.address, true};
+    if (interleaved) start = {map.address + step(fixed, coords[fixed]), inside(fixed, coords[fixed])};
     int64_t base[3] = {};
-    for (unsigned i = 0; i < spatial; ++i) base[i] = coords[1 + i];
+    for (unsigned i = 0; i < spatial; ++i) base[i] = coords[first + i];
     for (uint32_t p = 0; p < map.pixels; ++p) {
-      Row row{map.address + step(n_dim, n), inside(n_dim, n)};
+      Row row{start.global + step(n_dim, n), start.inside && inside(n_dim, n)};
       for (unsigned i = 0; i < spatial; ++i) {
         const int64_t g = base[i] + info[i];
-        row.inside = row.inside && inside(1 + i, g);
-        row.global += step(1 + i, g);
+        row.inside = row.inside && inside(first + i, g);
+        row.global += step(first + i, g);
       }
       rows.push_back(row);
       unsigned i = 0;  // the next base: W first, carrying into H, D, then N
       for (; i < spatial; ++i) {
-        base[i] += map.element_strides[1 + i];
-        if (base[i] <= static_cast<int64_t>(map.dims[1 + i]) - 1 + map.upper[i]) break;
+        base[i] += map.element_strides[first + i];
+        if (base[i] <= static_cast<int64_t>(map.dims[first + i]) - 1 + map.upper[i]) break;
         base[i] = map.lower[i];
       }
       if (i == spatial) n += map.element_strides[n_dim];
@@ -62,38 +70,6 @@ std::vector<Box::Row> Box::im2col_rows() const {
   if (mode == Mode::Im2colW) return line;
   for (unsigned group = 0; group < 4; ++group)
     rows.insert(rows.end(), line.begin() + 32 * group, line.begin() + 32 * (group + 1) + halo);
-  return rows;
-}
-
-// .im2col through an interleaved map (tests/hw/tma/probes, 40 copies, every byte): as for a
-// tiled one, dimension 0 counts chunks and the dimension before the last is not traversed; the
-// pixels walk the rest as .im2col walks W, H and D: the spatial dimensions are 0 .. rank-3, the
-// bounding box, offsets and traversal strides theirs, N the last. A pixel is one chunk, whatever
-// channelsPerPixel says.
-std::vector<Box::Row> Box::interleaved_rows() const {
-  const unsigned n_dim = map.rank - 1, fixed = map.rank - 2, spatial = map.rank - 2;
-  const uint64_t chunk = unit().global_bytes;
-  auto inside = [&](unsigned d, int64_t g) { return g >= 0 && static_cast<uint64_t>(g) < map.dims[d]; };
-  auto step = [&](unsigned d, int64_t g) { return static_cast<uint64_t>(g) * (d ? map.strides[d - 1] : chunk); };
-  int64_t n = coords[n_dim], base[3] = {};
-  for (unsigned i = 0; i < spatial; ++i) base[i] = coords[i];
-  std::vector<Row> rows;
-  for (uint32_t p = 0; p < map.pixels; ++p) {
-    Row row{map.address + step(n_dim, n) + step(fixed, coords[fixed]), inside(n_dim, n) && inside(fixed, coords[fixed])};
-    for (unsigned i = 0; i < spatial; ++i) {
-      const int64_t g = base[i] + info[i];
-      row.inside = row.inside && inside(i, g);
-      row.global += step(i, g);
-    }
-    rows.push_back(row);
-    unsigned i = 0;  // the next base: dimension 0 first, carrying into the next, then N
-    for (; i < spatial; ++i) {
-      base[i] += map.element_strides[i];
-      if (base[i] <= static_cast<int64_t>(map.dims[i]) - 1 + map.upper[i]) break;
-      base[i] = map.lower[i];
-    }
-    if (i == spatial) n += map.element_strides[n_dim];
-  }
   return rows;
 }
 
