@@ -201,7 +201,7 @@ private:
                         "; every thread of the warp must execute an .aligned instruction together "
                         "(undefined otherwise, PTX §9.7.13.1, §9.7.14)");
     }
-    if (t.warp_sync && exec) w.joined(exec);
+    if (t.warp_sync && exec) w.joined(exec, t.warp_barrier);
     w.init_uses(exec);
     if (w.async_registers) w.async_uses(exec);
     return true;
@@ -343,8 +343,9 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
   cta.race = cluster.race.get();
   cta.race_thread = cluster.race ? rank * cta.threads : 0;
   cta.race_byte = cluster.race ? rank * cta.shared.bytes.size() : 0;
-  if (!cta.race && l.sanitizer && l.sanitizer->checks.racecheck && !cta.shared.bytes.empty()) {  // nothing to race on without
-    cta.own_race = std::make_unique<sanitize::RaceShadow>(cta.threads, cta.shared.bytes.size());
+  if (!cta.race && l.sanitizer && l.sanitizer->clocks() && !cta.shared.bytes.empty()) {  // nothing to race on without
+    cta.own_race = std::make_unique<sanitize::RaceShadow>(
+        cta.threads, l.sanitizer->checks.racecheck ? cta.shared.bytes.size() : 0, l.sanitizer->tcgen05_order);
     cta.race = cta.own_race.get();
   }
   cta.proxy.reset();
@@ -689,9 +690,11 @@ std::optional<FaultReport> run(Launch& launch) {
       r->cluster.id = {origin.x / cluster.x, origin.y / cluster.y, origin.z / cluster.z};
       if (launch.sanitizer && launch.sanitizer->checks.async) r->cluster.async = std::make_unique<sanitize::AsyncShadow>();
       const uint64_t threads = launch.block.count() * cluster_ctas, shared = launch.kernel->shared_bytes + launch.dynamic_shared;
-      if (launch.sanitizer && launch.sanitizer->checks.racecheck && cluster_ctas > 1 && shared &&
+      if (launch.sanitizer && launch.sanitizer->clocks() && cluster_ctas > 1 && shared &&
           threads <= Cluster::kClusterRaceThreads)
-        r->cluster.race = std::make_unique<sanitize::RaceShadow>(static_cast<uint32_t>(threads), shared * cluster_ctas);
+        r->cluster.race = std::make_unique<sanitize::RaceShadow>(
+            static_cast<uint32_t>(threads), launch.sanitizer->checks.racecheck ? shared * cluster_ctas : 0,
+            launch.sanitizer->tcgen05_order);
       for (uint32_t rank = 0; rank < cluster_ctas; ++rank) {
         if (spare.empty()) spare.push_back(std::make_unique<Cta>());
         r->ctas.push_back(std::move(spare.back()));

@@ -408,18 +408,18 @@ void Warp::race_report(const sanitize::RaceShadow::Hazard& h) {
 
 uint32_t Warp::race_thread(int l) const { return cta->race_thread + first_thread + static_cast<uint32_t>(l); }
 
-void Warp::release_lanes(uint32_t lanes, uint64_t key) {
-  for_lanes(lanes, [&](int l) { cta->race->release(key, race_thread(l)); });
+void Warp::release_lanes(uint32_t lanes, uint64_t key, bool relaxed) {
+  for_lanes(lanes, [&](int l) { cta->race->release(key, race_thread(l), relaxed); });
 }
 
-void Warp::acquire_lanes(uint32_t lanes, uint64_t key) {
-  for_lanes(lanes, [&](int l) { cta->race->acquire(key, race_thread(l)); });
+void Warp::acquire_lanes(uint32_t lanes, uint64_t key, bool relaxed) {
+  for_lanes(lanes, [&](int l) { cta->race->acquire(key, race_thread(l), relaxed); });
 }
 
-void Warp::join_lanes(uint32_t lanes) {
+void Warp::join_lanes(uint32_t lanes, bool barrier) {
   uint32_t threads[32], n = 0;
   for_lanes(lanes, [&](int l) { threads[n++] = race_thread(l); });
-  cta->race->join(threads, n);
+  cta->race->join(threads, n, barrier);
 }
 
 void Warp::sync_report(int lane, std::string kind, std::string detail) {

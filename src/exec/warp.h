@@ -330,15 +330,19 @@ public:
   // ---- synchronisation as racecheck follows it (src/sanitize/race.h); nothing unless it runs ----
   // The lanes pass on what they did to the object `key` (sanitize::sync_key), or receive what
   // was passed on to it, or meet one another (a .sync instruction of the warp).
-  void released(uint32_t lanes, uint64_t key) {
-    if (race_checked) release_lanes(lanes, key);
+  // `relaxed`: a .relaxed operation (RaceShadow::release).
+  void released(uint32_t lanes, uint64_t key, bool relaxed = false) {
+    if (race_checked) release_lanes(lanes, key, relaxed);
   }
-  void acquired(uint32_t lanes, uint64_t key) {
-    if (race_checked) acquire_lanes(lanes, key);
+  void acquired(uint32_t lanes, uint64_t key, bool relaxed = false) {
+    if (race_checked) acquire_lanes(lanes, key, relaxed);
   }
-  void joined(uint32_t lanes) {
-    if (race_checked) join_lanes(lanes);
+  // `barrier`: bar.warp.sync, which orders tcgen05 operations too (RaceShadow::join).
+  void joined(uint32_t lanes, bool barrier) {
+    if (race_checked) join_lanes(lanes, barrier);
   }
+  // Lane l's thread as racecheck's shadow numbers it (across the CTAs it covers).
+  uint32_t race_thread(int l) const;
   // Before each instruction (`exec`: the lanes it runs): initcheck reports the uses of undefined
   // values among its operands.
   void init_uses(uint32_t exec);
@@ -411,8 +415,6 @@ private:
   // memcheck: why a local access of [offset, offset + size) in the static frame lies in no one
   // variable (call-frame parameter), or "" when it lies in one.
   std::string local_object_overrun(uint64_t offset, uint32_t size) const;
-  // Lane l's thread as racecheck's shadow numbers it (across the CTAs it covers).
-  uint32_t race_thread(int l) const;
   AsyncTicket async_open(const char* completion);
   void async_proxy_check(int lane, uint64_t address, uint64_t size, uint32_t at_pc, uint32_t reader);
   void async_add(const AsyncTicket& t, int lane, mem::Space space, uint64_t address, uint64_t size, bool source);
@@ -437,9 +439,9 @@ public:
   // (a .sync rendezvous, sem/warp.cpp): initcheck takes what those write as defined.
   void executed_elsewhere(uint32_t lanes);
 private:
-  void release_lanes(uint32_t lanes, uint64_t key);
-  void acquire_lanes(uint32_t lanes, uint64_t key);
-  void join_lanes(uint32_t lanes);
+  void release_lanes(uint32_t lanes, uint64_t key, bool relaxed);
+  void acquire_lanes(uint32_t lanes, uint64_t key, bool relaxed);
+  void join_lanes(uint32_t lanes, bool barrier);
   // Makes the allocation holding `address` last_global (data null when none holds it).
   void find_global(uint64_t address);
   uint64_t value_of(const program::Arg& a, int lane);

@@ -57,6 +57,7 @@ OpTraits traits_of(const program::Op& op) {
   // bar{.cta}.sync/.arrive/.red are barrier{.cta}.*.aligned (§9.7.13.1).
   t.aligned = text.find(".aligned") != std::string_view::npos || (m.starts_with("bar.") && m != "bar.warp.sync");
   t.warp_sync = !t.cta_barrier && text.find(".sync") != std::string_view::npos;
+  t.warp_barrier = m == "bar.warp.sync";
   t.barrier = t.cta_barrier || cluster;
   // Operand kinds (isa/family.h): a first operand of kind d, x, t, v, e or z (tex, tld4) that is
   // no address, and any other of kind d, is what the instruction writes; stores (st, stmatrix, wmma.store) copy their value

@@ -20,6 +20,7 @@ enum class Access : uint8_t { None, Read, Write, StrongRead, StrongWrite, Atomic
 struct OpTraits {
   Access access = Access::None;
   bool warp_sync = false;    // a .sync instruction of the warp: its lanes meet there (§9.7.13.2)
+  bool warp_barrier = false; // bar.warp.sync, which also orders memory among them (§9.7.13.2)
   bool aligned = false;      // .aligned (bar.sync implies it): the whole warp executes it together
   bool cta_barrier = false;  // bar / barrier (§9.7.13.1), whose .aligned form the whole CTA shares
   bool barrier = false;      // a CTA or cluster barrier: threads that exited count as arrived

@@ -4,9 +4,14 @@
 
 namespace ptxvm::sanitize {
 
-RaceShadow::RaceShadow(uint32_t threads, uint64_t shared_bytes)
-    : threads_(threads), clocks_(size_t{threads} * threads, 0), cells_(shared_bytes) {
+RaceShadow::RaceShadow(uint32_t threads, uint64_t shared_bytes, bool tcgen05)
+    : threads_(threads), clocks_(size_t{threads} * threads, 0), cells_(shared_bytes), tcgen05_(tcgen05) {
   for (uint32_t t = 0; t < threads; ++t) clock_of(t)[t] = 1;
+  if (tcgen05) {
+    published_.assign(threads, 0);
+    views_.assign(size_t{threads} * threads, 0);
+    received_.assign(size_t{threads} * threads, 0);
+  }
 }
 
 std::optional<RaceShadow::Hazard> RaceShadow::access(uint32_t thread, uint32_t pc, uint64_t offset, uint32_t size,
@@ -70,7 +75,15 @@ std::vector<RaceShadow::Hazard> RaceShadow::settle() {
   return found;
 }
 
-void RaceShadow::release(uint64_t key, uint32_t thread) {
+void RaceShadow::release(uint64_t key, uint32_t thread, bool relaxed) {
+  if (tcgen05_) {  // what the thread's tcgen05 operations are ordered after, and what it published
+    if (!relaxed) published_[thread] = now(thread);
+    std::vector<uint32_t>& p = published_objects_[key];
+    if (p.empty()) p.assign(threads_, 0);
+    const uint32_t* v = view_of(thread);
+    for (uint32_t t = 0; t < threads_; ++t) p[t] = std::max(p[t], v[t]);
+    p[thread] = std::max(p[thread], published_[thread]);
+  }
   std::vector<uint32_t>& o = objects_[key];
   if (o.empty()) o.assign(threads_, 0);
   uint32_t* mine = clock_of(thread);
@@ -78,27 +91,63 @@ void RaceShadow::release(uint64_t key, uint32_t thread) {
   ++mine[thread];  // what the thread does next is not part of this release
 }
 
-void RaceShadow::acquire(uint64_t key, uint32_t thread) {
+void RaceShadow::acquire(uint64_t key, uint32_t thread, bool relaxed) {
+  if (tcgen05_)
+    if (auto p = published_objects_.find(key); p != published_objects_.end()) {
+      uint32_t* into = relaxed ? received_of(thread) : view_of(thread);
+      for (uint32_t t = 0; t < threads_; ++t) into[t] = std::max(into[t], p->second[t]);
+    }
   auto it = objects_.find(key);
   if (it == objects_.end()) return;
   uint32_t* mine = clock_of(thread);
   for (uint32_t t = 0; t < threads_; ++t) mine[t] = std::max(mine[t], it->second[t]);
 }
 
-void RaceShadow::forget(uint64_t key) { objects_.erase(key); }
+void RaceShadow::forget(uint64_t key) {
+  objects_.erase(key);
+  published_objects_.erase(key);
+}
 
-void RaceShadow::join(const uint32_t* threads, uint32_t count) {
+void RaceShadow::join(const uint32_t* threads, uint32_t count, bool barrier) {
   if (count < 2) return;
   std::vector<uint32_t> all(clock_of(threads[0]), clock_of(threads[0]) + threads_);
   for (uint32_t i = 1; i < count; ++i) {
     const uint32_t* c = clock_of(threads[i]);
     for (uint32_t t = 0; t < threads_; ++t) all[t] = std::max(all[t], c[t]);
   }
+  if (tcgen05_ && barrier) {  // the threads' views joined, with what each published
+    std::vector<uint32_t> seen(view_of(threads[0]), view_of(threads[0]) + threads_);
+    for (uint32_t i = 0; i < count; ++i) {
+      published_[threads[i]] = now(threads[i]);
+      const uint32_t* v = view_of(threads[i]);
+      for (uint32_t t = 0; t < threads_; ++t) seen[t] = std::max(seen[t], v[t]);
+      seen[threads[i]] = std::max(seen[threads[i]], published_[threads[i]]);
+    }
+    for (uint32_t i = 0; i < count; ++i) std::copy(seen.begin(), seen.end(), view_of(threads[i]));
+  }
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t* c = clock_of(threads[i]);
     std::copy(all.begin(), all.end(), c);
     ++c[threads[i]];
   }
+}
+
+void RaceShadow::fence_before(uint32_t thread) {
+  published_[thread] = now(thread);
+  ++clock_of(thread)[thread];  // an operation after the fence is not published by it
+}
+
+void RaceShadow::fence_after(uint32_t thread) {
+  uint32_t* v = view_of(thread);
+  const uint32_t* r = received_of(thread);
+  for (uint32_t t = 0; t < threads_; ++t) v[t] = std::max(v[t], r[t]);
+}
+
+RaceShadow::Fenced RaceShadow::fenced(uint32_t thread, uint32_t clock, uint32_t later) {
+  if (clock <= view_of(later)[thread]) return Fenced::Ordered;
+  if (clock <= received_of(later)[thread]) return Fenced::NoFenceAfter;
+  if (thread != later && clock <= clock_of(later)[thread]) return Fenced::NoFenceBefore;
+  return Fenced::NotSynchronised;
 }
 
 }  // namespace ptxvm::sanitize

@@ -29,7 +29,7 @@ inline uint64_t sync_key(SyncKind kind, uint64_t value) {
 
 class RaceShadow {
 public:
-  RaceShadow(uint32_t threads, uint64_t shared_bytes);
+  RaceShadow(uint32_t threads, uint64_t shared_bytes, bool tcgen05 = false);
 
   // An access and the earlier one it races with.
   struct Hazard {
@@ -46,11 +46,31 @@ public:
   // After the instruction: the hazards of its writes that changed the bytes.
   std::vector<Hazard> settle();
 
-  void release(uint64_t key, uint32_t thread);
-  void acquire(uint64_t key, uint32_t thread);
+  // `relaxed`: a .relaxed operation, which orders tcgen05 operations only through their fences.
+  void release(uint64_t key, uint32_t thread, bool relaxed = false);
+  void acquire(uint64_t key, uint32_t thread, bool relaxed = false);
   void forget(uint64_t key);  // the object starts over (a barrier's next generation)
   // The threads meet (a warp's .sync instruction): each is ordered after everything all did.
-  void join(const uint32_t* threads, uint32_t count);
+  // `barrier`: bar.warp.sync, which orders their tcgen05 operations too; the warp's other .sync
+  // instructions (shfl, vote, tcgen05.*.sync.aligned) do not.
+  void join(const uint32_t* threads, uint32_t count, bool barrier = true);
+
+  // ---- the tcgen05 check: asynchronous tcgen05 operations across threads (PTX §9.7.16.6.3) ----
+  // Strong synchronisation (barriers, bar.warp.sync, mbarrier arrive-on and waits with their
+  // default .release and .acquire semantics, strong accesses to one location) orders the tcgen05 operations issued
+  // before it as the memory model orders other accesses ("the standard memory consistency model
+  // synchronization mechanisms also apply"). Relaxed synchronisation (.relaxed mbarrier and
+  // cluster barrier operations) orders them only with tcgen05.fence::before_thread_sync in the
+  // first thread before it (tcgen05.commit implies one) and tcgen05.fence::after_thread_sync in
+  // the second after it, as the canonical patterns of §9.7.16.6.4 do. Operations are stamped
+  // with their thread's clock (now). Only with `tcgen05` at construction.
+  uint32_t now(uint32_t thread) { return clock_of(thread)[thread]; }
+  void fence_before(uint32_t thread);
+  void fence_after(uint32_t thread);
+  enum class Fenced { Ordered, NotSynchronised, NoFenceBefore, NoFenceAfter };
+  // Whether the operation `thread` issued at `clock` is ordered before what `later` issues now,
+  // or the first step missing.
+  Fenced fenced(uint32_t thread, uint32_t clock, uint32_t later);
 
 private:
   struct Stamp {  // one access: the thread's clock at it (0: none), the thread, the instruction
@@ -82,6 +102,15 @@ private:
   std::vector<Cell> cells_;       // per byte of shared memory
   std::unordered_map<uint64_t, std::vector<uint32_t>> objects_;  // released clocks, by key
   std::vector<Pending> pending_;
+  // The tcgen05 check's: per thread, its clock at its last fence before (what it published);
+  // [thread][thread], what each thread's tcgen05 operations are ordered after (view) and what
+  // relaxed synchronisation passed on to it that a fence after would add (received); released
+  // views, by key.
+  bool tcgen05_;
+  std::vector<uint32_t> published_, views_, received_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> published_objects_;
+  uint32_t* view_of(uint32_t thread) { return &views_[size_t{thread} * threads_]; }
+  uint32_t* received_of(uint32_t thread) { return &received_[size_t{thread} * threads_]; }
 };
 
 }  // namespace ptxvm::sanitize

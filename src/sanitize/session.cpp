@@ -1,10 +1,28 @@
 #include "sanitize/session.h"
 
+#include <algorithm>
+
+#include "isa/family.h"
+
 namespace ptxvm::sanitize {
+namespace {
+
+bool reaches_tcgen05(const program::Program& program, const program::Function& kernel) {
+  return std::any_of(program.ops.begin(), program.ops.end(), [&](const program::Op& op) {
+    return op.family && op.family->mnemonic.rfind("tcgen05", 0) == 0 &&
+           std::binary_search(kernel.reached.begin(), kernel.reached.end(), op.function);
+  });
+}
+
+}  // namespace
 
 Session::Session(const Checks& enabled, const program::Program& program, const program::Function& kernel,
                  const uint32_t (&block)[3])
-    : checks(enabled), program_(program), kernel_(kernel.name), block_{block[0], block[1], block[2]} {
+    : checks(enabled),
+      tcgen05_order(enabled.tcgen05 && reaches_tcgen05(program, kernel)),
+      program_(program),
+      kernel_(kernel.name),
+      block_{block[0], block[1], block[2]} {
   traits_.reserve(program.ops.size());
   for (const program::Op& op : program.ops) traits_.push_back(traits_of(op));
 }

@@ -21,6 +21,11 @@ public:
           const uint32_t (&block)[3]);
 
   const Checks checks;
+  // The tcgen05 check follows the order of tcgen05 operations across threads (on racecheck's
+  // clocks, sanitize::RaceShadow): it runs and the kernel reaches tcgen05 instructions.
+  const bool tcgen05_order;
+  // racecheck's clocks follow the launch: for racecheck, or for tcgen05_order.
+  bool clocks() const { return checks.racecheck || tcgen05_order; }
   const OpTraits& traits(uint32_t pc) const { return traits_[pc]; }
   // Where thread `thread` (its linear index in the CTA) of CTA `cta` stands at `pc`.
   CheckSite site(const uint32_t (&cta)[3], uint32_t thread, uint32_t pc) const;

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <string>
 
+#include "exec/engine.h"
 #include "exec/warp.h"
 #include "numeric/minmax.h"
 #include "sem/dispatch.h"
@@ -126,7 +127,8 @@ bool rendezvous(Warp& w, const Op& op, uint32_t m, Rendezvous& r) {
   w.executed_elsewhere(elsewhere);
   for_lanes(elsewhere, [&](int l) { w.pc[l] += 1; });
   w.sync_waiting &= ~elsewhere;
-  w.joined(r.lanes);  // the threads meet: what each did before, all see after (§9.7.13.2)
+  // the threads meet: what each did before, all see after (§9.7.13.2)
+  w.joined(r.lanes, w.race_checked && w.launch->sanitizer->traits(w.current_pc).warp_barrier);
   return true;
 }
 

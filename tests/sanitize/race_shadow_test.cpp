@@ -114,5 +114,78 @@ TEST(RaceShadow, ForgetStartsAnObjectOver) {
   EXPECT_TRUE(s.read(1, 11, 0));
 }
 
+// The tcgen05 check's order (PTX §9.7.16.6.3): thread 0 issues an operation, then synchronises
+// with thread 1 through key 1 as `relaxed` says, with the fences asked for.
+RaceShadow::Fenced handed_over(bool relaxed, bool before, bool after) {
+  RaceShadow race(2, 0, true);
+  const uint32_t issued = race.now(0);
+  if (before) race.fence_before(0);
+  race.release(1, 0, relaxed);
+  race.acquire(1, 1, relaxed);
+  if (after) race.fence_after(1);
+  return race.fenced(0, issued, 1);
+}
+
+TEST(RaceShadowTcgen05, StrongSynchronisationOrdersWithoutFences) {
+  EXPECT_EQ(handed_over(false, false, false), RaceShadow::Fenced::Ordered);
+}
+
+TEST(RaceShadowTcgen05, RelaxedSynchronisationNeedsBothFences) {
+  EXPECT_EQ(handed_over(true, true, true), RaceShadow::Fenced::Ordered);
+  EXPECT_EQ(handed_over(true, false, true), RaceShadow::Fenced::NoFenceBefore);
+  EXPECT_EQ(handed_over(true, true, false), RaceShadow::Fenced::NoFenceAfter);
+  EXPECT_EQ(handed_over(true, false, false), RaceShadow::Fenced::NoFenceBefore);
+}
+
+TEST(RaceShadowTcgen05, AFenceBeforeOrdersOnlyWhatPrecedesIt) {
+  RaceShadow race(2, 0, true);
+  race.fence_before(0);
+  const uint32_t issued = race.now(0);  // after the fence
+  race.release(1, 0, true);
+  race.acquire(1, 1, true);
+  race.fence_after(1);
+  EXPECT_EQ(race.fenced(0, issued, 1), RaceShadow::Fenced::NoFenceBefore);
+}
+
+TEST(RaceShadowTcgen05, AFenceAfterOrdersOnlyWhatFollowsIt) {
+  RaceShadow race(2, 0, true);
+  const uint32_t issued = race.now(0);
+  race.fence_before(0);
+  race.fence_after(1);  // before the synchronisation
+  race.release(1, 0, true);
+  race.acquire(1, 1, true);
+  EXPECT_EQ(race.fenced(0, issued, 1), RaceShadow::Fenced::NoFenceAfter);
+}
+
+TEST(RaceShadowTcgen05, NoSynchronisationIsReportedSo) {
+  RaceShadow race(2, 0, true);
+  const uint32_t issued = race.now(0);
+  race.fence_before(0);
+  race.fence_after(1);
+  EXPECT_EQ(race.fenced(0, issued, 1), RaceShadow::Fenced::NotSynchronised);
+}
+
+TEST(RaceShadowTcgen05, OnlyAWarpBarrierPublishes) {
+  const uint32_t both[2] = {0, 1};
+  for (bool barrier : {false, true}) {
+    RaceShadow race(2, 0, true);
+    const uint32_t issued = race.now(0);
+    race.join(both, 2, barrier);
+    EXPECT_EQ(race.fenced(0, issued, 1) == RaceShadow::Fenced::Ordered, barrier) << "barrier " << barrier;
+  }
+}
+
+TEST(RaceShadowTcgen05, OrderPassesThroughAThirdThread) {
+  RaceShadow race(3, 0, true);
+  const uint32_t issued = race.now(0);
+  race.fence_before(0);
+  race.release(1, 0, true);
+  race.acquire(1, 1, true);
+  race.fence_after(1);
+  race.release(2, 1, false);  // thread 1 hands on, strongly
+  race.acquire(2, 2, false);
+  EXPECT_EQ(race.fenced(0, issued, 2), RaceShadow::Fenced::Ordered);
+}
+
 }  // namespace
 }  // namespace ptxvm::sanitize

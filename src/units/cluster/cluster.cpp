@@ -42,7 +42,7 @@ public:
                                                              "current phase (undefined, PTX §9.7.13.3)");
     arrived_[i] |= lanes;
     count_ += static_cast<uint32_t>(std::popcount(lanes));
-    w.released(lanes, kKey);
+    w.released(lanes, kKey, op.aux);  // op.aux: .relaxed
     release();
   }
 
@@ -157,7 +157,11 @@ bool spaced(const isa::Bound& b, Op& op, std::string&) {
 }
 
 const program::Registration registered([](program::Registry& r) {
-  r["barrier.cluster.arrive §9.7.13.3"] = plain<&arrive>;
+  r["barrier.cluster.arrive §9.7.13.3"] = [](const isa::Bound& b, Op& op, std::string&) {
+    op.fn = &arrive;
+    op.aux = b.is("sem", ".relaxed");
+    return true;
+  };
   r["barrier.cluster.wait §9.7.13.3"] = plain<&wait>;
   r["mapa §9.7.9.23"] = spaced<&mapa>;
   r["getctarank §9.7.9.24"] = spaced<&getctarank>;

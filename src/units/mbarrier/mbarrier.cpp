@@ -54,7 +54,7 @@ State decode(uint64_t v) {
 uint64_t token(const State& s) { return uint64_t(s.pending) | uint64_t(s.phase & 7) << 32; }
 
 // op.aux bits.
-enum : uint64_t { kDrop = 1, kExpectTx = 2, kNoComplete = 4, kParity = 8, kNoInc = 16 };
+enum : uint64_t { kDrop = 1, kExpectTx = 2, kNoComplete = 4, kParity = 8, kNoInc = 16, kRelaxed = 32 };
 
 // The object of lane l's address operand: the CTA whose shared memory holds it (another CTA of
 // the cluster for a .shared::cluster address, §9.7.13.15.13), its offset there (a generic address
@@ -135,7 +135,7 @@ void maybe_complete(State& s) {
 void arrive_on(Warp& w, const Op& op, int l, const Object& o, State& s, int64_t count) {
   check_range(w, op, l, o, s.pending - count, 0, "pending arrival count");
   s.pending -= count;
-  if (o.cta->race == w.cta->race) w.released(1u << l, racecheck_key(o));  // racecheck covers both CTAs
+  if (o.cta->race == w.cta->race) w.released(1u << l, racecheck_key(o), op.aux & kRelaxed);  // racecheck covers both CTAs
   if ((op.aux & kNoComplete) && s.pending == 0 && s.tx == 0)
     w.undefined(l, "'" + op.text + "' completes the phase, which .noComplete forbids (undefined, PTX §9.7.13.15.13)");
   maybe_complete(s);
@@ -272,7 +272,7 @@ void test_wait(Warp& w, const Op& op, uint32_t m) {
       complete = phase != s.phase;
     }
     w.set_pred(op.args[0], l, complete);
-    if (complete && o.cta->race == w.cta->race) w.acquired(1u << l, racecheck_key(o));
+    if (complete && o.cta->race == w.cta->race) w.acquired(1u << l, racecheck_key(o), op.aux & kRelaxed);
   });
 }
 
@@ -286,6 +286,8 @@ void pending_count(Warp& w, const Op& op, uint32_t m) {
 void mbarrier::expect_completion(Warp& w, uint64_t barrier, int lane, std::string issuer,
                                  std::function<uint32_t()> land, uint32_t arrivals) {
   const Warp::SharedTarget t = w.shared_target(barrier, lane);
+  if (arrivals && t.cta->race == w.cta->race)
+    w.released(1u << lane, racecheck_key({t.cta, static_cast<uint32_t>(t.offset), nullptr}));
   t.cta->unit<Objects>().pending.push_back({static_cast<uint32_t>(t.offset), std::move(issuer), std::move(land), arrivals});
 }
 
@@ -306,6 +308,7 @@ bool select(const isa::Bound& b, Op& op, std::string& why) {
   op.aux = kAux;
   if (const std::string* k = b.value("kind")) op.aux |= *k == ".expect_tx" ? kExpectTx : kNoComplete;
   if (b.value("noinc")) op.aux |= kNoInc;
+  if (b.is("sem", ".relaxed")) op.aux |= kRelaxed;
   return true;
 }
 

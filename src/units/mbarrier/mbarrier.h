@@ -18,7 +18,8 @@ namespace ptxvm::units::mbarrier {
 // `barrier` (a shared::cta address: w's own CTA; mem::cluster_shared_address): `land` writes the
 // operation's bytes and returns how many it wrote, the tx-count it completes. `issuer` names the
 // instruction in reports (a barrier that is no longer valid when it lands). `arrivals` is the
-// count of an arrive-on the completion also performs (tcgen05.commit's .mbarrier::arrive::one).
+// count of an arrive-on the completion also performs (tcgen05.commit's .mbarrier::arrive::one);
+// for racecheck it passes on what the issuing thread did before it, as an arrive-on does.
 void expect_completion(exec::Warp& w, uint64_t barrier, int lane, std::string issuer,
                        std::function<uint32_t()> land, uint32_t arrivals = 0);
 

@@ -39,6 +39,9 @@ void commit(Warp& w, const Op& op, uint32_t m) {
     if (address % 8 || (generic && mem::resolve(Space::Generic, address).space != Space::Shared))
       w.undefined(l, "'" + op.text + "': mbar is not an 8-byte aligned address in the shared::cluster window "
                                      "(§9.7.16.12.1)");
+    // the commit implies tcgen05.fence::before_thread_sync (§9.7.16.6.4.2); its arrive-on passes
+    // on what the thread did before (mbarrier::expect_completion)
+    if (w.cta->race && w.launch->sanitizer->tcgen05_order) w.cta->race->fence_before(w.race_thread(l));
     const uint64_t upto = t.issued;
     auto land = [&t, upto] {
       t.land(upto);
@@ -61,8 +64,15 @@ void commit(Warp& w, const Op& op, uint32_t m) {
 // tcgen05.fence::before_thread_sync / ::after_thread_sync order the asynchronous operations
 // against the thread synchronization around them (§9.7.16.6.3). Operations here land at the
 // latest moment a commit or wait allows, never earlier than what the fences order them after,
-// so the fences have nothing left to do.
-void fence(Warp&, const Op&, uint32_t) {}
+// so the fences have nothing left to do but tell the tcgen05 check (TensorMemory::order).
+template <bool kBefore>
+void fence(Warp& w, const Op&, uint32_t m) {
+  if (w.cta->race && w.launch->sanitizer->tcgen05_order)
+    exec::for_lanes(m, [&](int l) {
+      if (kBefore) w.cta->race->fence_before(w.race_thread(l));
+      else w.cta->race->fence_after(w.race_thread(l));
+    });
+}
 
 const program::Registration registered([](program::Registry& r) {
   r["tcgen05.commit §9.7.16.12.1"] = [](const isa::Bound& b, Op& op, std::string&) {
@@ -72,11 +82,11 @@ const program::Registration registered([](program::Registry& r) {
     return true;
   };
   r["tcgen05.fence::before_thread_sync §9.7.16.11.1"] = [](const isa::Bound&, Op& op, std::string&) {
-    op.fn = &fence;
+    op.fn = &fence<true>;
     return true;
   };
   r["tcgen05.fence::after_thread_sync §9.7.16.11.1"] = [](const isa::Bound&, Op& op, std::string&) {
-    op.fn = &fence;
+    op.fn = &fence<false>;
     return true;
   };
 });

@@ -79,10 +79,12 @@ void cp(Warp& w, const Op& op, uint32_t m) {
     }
     Warp* issuer = &w;
     const uint32_t pc = w.current_pc, epoch = w.proxy_fenced(w.first_thread + static_cast<uint32_t>(l));
-    const uint64_t seq = t.issue([s, d, taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, &op, pc, epoch] {
+    const TensorMemory::Issue issue = t.shadow ? TensorMemory::issue_of(w, l, true) : TensorMemory::Issue{};
+    const uint64_t seq = t.issue([s, d, taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, &op, pc, epoch, issue] {
       for (exec::Cta* c : {ctas0, ctas1}) {
         if (!c) continue;
         TensorMemory& tm = c->unit<TensorMemory>();
+        bool ordered = true;  // the tcgen05 check: one report of its order per CTA
         const auto& shared = c->shared.bytes;
         for (unsigned r = 0; r < s.rows; ++r)
           for (unsigned k = 0; k < s.chunks; ++k) {
@@ -96,8 +98,13 @@ void cp(Warp& w, const Op& op, uint32_t m) {
             if (c == issuer->cta)  // the async proxy reads it (§9.7.16.6.5)
               issuer->async_proxy_read(l, issuer->shared_base + at, 16, pc, epoch);
             const std::array<uint8_t, 16> bytes = mma::unpack_b8x16(&shared[at], s.packed_bits);
-            for (unsigned lane : lanes_of(s, r))
+            for (unsigned lane : lanes_of(s, r)) {
               std::memcpy(&tm.cell(lane_of(taddr) + lane, column_of(taddr) + 4 * k), bytes.data(), 16);
+              if (tm.shadow)
+                for (unsigned column = 0; column < 4; ++column)
+                  ordered &= tm.order(*issuer, l, issue, lane_of(taddr) + lane, column_of(taddr) + 4 * k + column, true,
+                                      ordered);
+            }
           }
       }
     });
@@ -126,7 +133,8 @@ void shift(Warp& w, const Op& op, uint32_t m) {
       if (c) c->unit<TensorMemory>().check_allocated(w, l, op, lane_of(taddr), 32, column_of(taddr), 8);
     Warp* issuer = &w;
     const uint32_t pc = w.current_pc;
-    const uint64_t seq = t.issue([taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, pc] {
+    const TensorMemory::Issue issue = t.shadow ? TensorMemory::issue_of(w, l, true) : TensorMemory::Issue{};
+    const uint64_t seq = t.issue([taddr, ctas0 = ctas[0], ctas1 = ctas[1], issuer, l, pc, issue] {
       for (exec::Cta* c : {ctas0, ctas1}) {
         if (!c) continue;
         TensorMemory& tm = c->unit<TensorMemory>();
@@ -135,8 +143,9 @@ void shift(Warp& w, const Op& op, uint32_t m) {
           for (unsigned k = 0; k < 8; ++k) {
             if (tm.shadow && clean)
               clean = tm.check_read(*issuer, l, pc, lane_of(taddr) + r + 1, column_of(taddr) + k,
-                                    "a cell tcgen05.shift moves", true);
+                                    "a cell tcgen05.shift moves", &issue);
             tm.cell(lane_of(taddr) + r, column_of(taddr) + k) = tm.cell(lane_of(taddr) + r + 1, column_of(taddr) + k);
+            if (tm.shadow) clean &= tm.order(*issuer, l, issue, lane_of(taddr) + r, column_of(taddr) + k, true, clean);
           }
       }
     });

@@ -174,6 +174,9 @@ void st(Warp& w, const Op& op, uint32_t m) {
       const uint32_t value = w.get<uint32_t>(regs[r], static_cast<int>(th));
       auto store = [&](unsigned lane, unsigned column, uint32_t v) {
         if (t.shadow && clean) clean = t.check_overwrite(w, static_cast<int>(th), w.current_pc, lane, column);
+        if (t.shadow)
+          clean &= t.order(w, static_cast<int>(th), TensorMemory::issue_of(w, static_cast<int>(th), false), lane, column,
+                           true, clean);
         t.stores.push_back({w.index, static_cast<uint16_t>(lane), static_cast<uint16_t>(column), v});
         t.will_write(TensorMemory::kStore, w.first_thread + th, w.current_pc, lane, column);
       };

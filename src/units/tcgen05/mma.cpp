@@ -221,6 +221,7 @@ struct Mma {
   int lane;
   uint32_t issue_pc = 0;
   uint32_t proxy_epoch = 0;  // the async check: the issuing thread's latest fence.proxy.async at issue
+  TensorMemory::Issue issue;  // the tcgen05 check: the issue, for the order of its accesses
   exec::Cta* ctas[2];  // the CTA (group 1), or the even and odd CTAs of the pair
   Shape s;
   uint32_t d_tmem, a_tmem, meta_tmem;
@@ -294,7 +295,7 @@ struct Mma {
       t.check_allocated(*issuer, lane, *op, at, 1, column_of(a_tmem), columns);
       for (unsigned k = 0; k < ks; ++k) {
         if (k % per == 0 && t.shadow)
-          t.check_read(*issuer, lane, issue_pc, at, column_of(a_tmem) + k / per, "A in Tensor Memory", true);
+          t.check_read(*issuer, lane, issue_pc, at, column_of(a_tmem) + k / per, "A in Tensor Memory", &issue);
         const uint32_t cell = t.cell(at, column_of(a_tmem) + k / per);
         const uint64_t raw = g == 32 ? cell : (cell >> (k % per * g)) & ((1u << g) - 1);
         out[size_t{i} * ks + k] = g == 8 ? from_container(s.a, raw) : raw;
@@ -316,7 +317,7 @@ struct Mma {
         const NibblePlace n = nibble_place(wide, s.selector, i, g);
         const unsigned at = lane_of(meta_tmem) + n.lane + q * group_rows, column = column_of(meta_tmem) + n.column;
         t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
-        if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "the sparsity metadata", true);
+        if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "the sparsity metadata", &issue);
         const unsigned nibble = (t.cell(at, column) >> n.bit) & 0xf;
         if (!valid_nibble(gr, nibble))
           issuer->undefined(lane, "'" + op->text + "': the sparsity metadata of row " + std::to_string(i) +
@@ -339,6 +340,7 @@ struct Mma {
 
   void run() {
     bool d_reported = false;  // the tcgen05 check: one report of unwritten D per operation
+    bool d_ordered = true;    // and one of its order
     const unsigned m = rows(), n = s.n, k = s.k, group = plan->group;
     std::vector<uint64_t> a(size_t{m} * k), b(size_t{k} * n), c(size_t{m} * n), d(size_t{m} * n);
     // B: N columns, the pair's halves from each CTA; .ws's from column shift on, masked.
@@ -361,7 +363,7 @@ struct Mma {
           c[size_t{i} * n + j] = !enable_d ? 0 : s.d == Type::F16 ? cell & 0xffff : cell;
           if (enable_d && t.shadow && !d_reported)
             d_reported = !t.check_read(*issuer, lane, issue_pc, lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column,
-                                       "the accumulator D, read with enable-input-d true,", true);
+                                       "the accumulator D, read with enable-input-d true,", &issue);
         }
       // Lane group q computes D's columns [q N/g, (q+1) N/g) from the A rows and metadata it
       // holds; with A in shared memory and no metadata every group has the same A.
@@ -382,6 +384,7 @@ struct Mma {
             const unsigned tl = lane_of(d_tmem) + p.lane;
             if ((disabled[x * 4 + tl / 32] >> (tl % 32)) & 1u) continue;  // disable-output-lane
             t.cell(tl, column_of(d_tmem) + p.column) = static_cast<uint32_t>(d[size_t{i} * n + j]);
+            if (t.shadow) d_ordered &= t.order(*issuer, lane, issue, tl, column_of(d_tmem) + p.column, true, d_ordered);
           }
       }
       if (plan->ashift) shift_a(t);
@@ -416,7 +419,7 @@ struct Mma {
     const unsigned at = lane_of(base & 0x3fffffff) + 32 * quarter + index % 32;  // CUTLASS keeps sf_id in bits 30-31
     const unsigned column = column_of(base) + index / 32, byte = id + block;
     t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
-    if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "a scale factor", true);
+    if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "a scale factor", &issue);
     return static_cast<uint8_t>(t.cell(at, column) >> (8 * byte));
   }
 
@@ -503,6 +506,7 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
     auto x = std::make_shared<Mma>();
     x->plan = &p, x->op = &op, x->issuer = &w, x->lane = l, x->model = w.launch->tensor_model;
     x->issue_pc = w.current_pc;
+    if (t.shadow) x->issue = TensorMemory::issue_of(w, l, true);
     x->proxy_epoch = w.proxy_fenced(w.first_thread + static_cast<uint32_t>(l));
     x->ctas[0] = w.cta, x->ctas[1] = nullptr;
     if (p.group == 2) {

@@ -21,6 +21,7 @@ TensorMemory::TensorMemory(exec::Cta& cta) : cta_(cta), cells_(size_t{kLanes} * 
     shadow->issuers.emplace_back(0, 0);  // seq 0: none
     shadow->loading.assign(cells_.size(), {});
     shadow->waits.assign(cta.warps.size(), 0);
+    if (cta.race && cta.launch->sanitizer->tcgen05_order) shadow->last_write.assign(cells_.size(), {}), shadow->last_read.assign(cells_.size(), {});
   }
 }
 
@@ -65,7 +66,7 @@ void TensorMemory::will_write(uint64_t seq, uint32_t thread, uint32_t pc, unsign
 }
 
 bool TensorMemory::check_read(Warp& w, int l, uint32_t pc, unsigned lane, unsigned column, const char* what,
-                              bool queued) {
+                              const Issue* queued) {
   const size_t at = size_t{lane} * kColumns + column;
   if (!shadow || at >= cells_.size()) return true;
   const uint64_t p = queued ? 0 : shadow->pending[at];  // a queued operation lands after the earlier ones
@@ -90,7 +91,74 @@ bool TensorMemory::check_read(Warp& w, int l, uint32_t pc, unsigned lane, unsign
                    "undefined (PTX §9.7.16.7.1)");
     return false;
   }
-  return true;
+  return order(w, l, queued ? *queued : issue_of(w, l, false), lane, column, false);
+}
+
+TensorMemory::Issue TensorMemory::issue_of(const Warp& w, int l, bool async) {
+  Issue i;
+  if (!w.cta->race) return i;
+  i.race = w.cta->race;
+  i.thread = w.race_thread(l);
+  i.warp = w.race_thread(0);
+  i.clock = i.race->now(i.thread);
+  i.pc = w.current_pc;
+  i.async = async;
+  return i;
+}
+
+bool TensorMemory::order(Warp& w, int l, const Issue& i, unsigned lane, unsigned column, bool writes, bool check) {
+  using Fenced = sanitize::RaceShadow::Fenced;
+  const size_t at = size_t{lane} * kColumns + column;
+  if (!shadow || at >= shadow->last_write.size() || i.race != cta_.race) return true;
+  Shadow::Stamp& last = shadow->last_write[at];
+  Shadow::Stamp& read = shadow->last_read[at];
+  // How `s`, earlier, is ordered before this access. A thread's own are in program order, and
+  // so are its warp's tcgen05.ld and tcgen05.st (warp-wide instructions, which tcgen05.wait
+  // orders), but for its mma, cp or shift before its ld or st: the wait for the commit's mbarrier
+  // orders that (relaxed, with a fence after).
+  auto fenced = [&](const Shadow::Stamp& s) {
+    if (!s.thread_plus_one) return Fenced::Ordered;
+    const uint32_t thread = s.thread_plus_one - 1;
+    if (thread == i.thread && !(s.async && !i.async)) return Fenced::Ordered;
+    if (s.warp == i.warp && !s.async && !i.async) return Fenced::Ordered;
+    return i.race->fenced(thread, s.clock, i.thread);
+  };
+  bool clean = true;
+  if (check)
+    for (const Shadow::Stamp* s : {&last, writes ? &read : nullptr}) {
+      if (!s) continue;
+      const Fenced f = fenced(*s);
+      if (f == Fenced::Ordered) continue;
+      const uint32_t other = s->thread_plus_one - 1;
+      const char* kind = f == Fenced::NotSynchronised ? "tcgen05 operations of different threads not synchronised"
+                         : f == Fenced::NoFenceBefore ? "tcgen05 operation not ordered by tcgen05.fence::before_thread_sync"
+                                                      : "tcgen05 operation not ordered by tcgen05.fence::after_thread_sync";
+      const std::string cell = "lane " + std::to_string(lane) + ", column " + std::to_string(column);
+      const std::string earlier = std::string(s == &last ? "written" : "read") + " by " +
+                                  (other == i.thread ? "an mma, cp or shift of this thread" : "another thread's tcgen05 operation");
+      const std::string why =
+          f == Fenced::NotSynchronised
+              ? "no barrier, mbarrier phase or strong access orders it before this one"
+          : f == Fenced::NoFenceBefore
+              ? "that thread executed no tcgen05.fence::before_thread_sync (or tcgen05.commit) between it and the "
+                "synchronisation that orders the threads"
+              : "this thread executed no tcgen05.fence::after_thread_sync between that synchronisation (or the "
+                "commit's mbarrier wait) and this operation";
+      w.check_report("tcgen05", l, i.pc, kind,
+                     cell + " was " + earlier + "; " + why + ", so the operations are not ordered (PTX §9.7.16.6.3, "
+                     "§9.7.16.6.4)",
+                     other % cta_.threads, s->pc);
+      clean = false;
+      break;
+    }
+  const Shadow::Stamp now{i.thread + 1, i.warp, i.clock, i.pc, i.async};
+  if (writes) {
+    last = now;
+    read = {};
+  } else if (fenced(read) == Fenced::Ordered) {
+    read = now;  // else the earlier read stays, as the witness a later write would race with
+  }
+  return clean;
 }
 
 void TensorMemory::check_allocated(Warp& w, int l, const Op& op, unsigned lane, unsigned lanes, unsigned column,
@@ -110,6 +178,10 @@ void TensorMemory::take(unsigned column, unsigned columns) {
     for (unsigned lane = 0; lane < kLanes; ++lane)
       for (unsigned c = column; c < column + columns && c < kColumns; ++c)
         shadow->written[size_t{lane} * kColumns + c] = 0, shadow->pending[size_t{lane} * kColumns + c] = 0;
+  if (shadow && !shadow->last_write.empty())  // ordered after the alloc's synchronisation
+    for (unsigned lane = 0; lane < kLanes; ++lane)
+      for (unsigned c = column; c < column + columns && c < kColumns; ++c)
+        shadow->last_write[size_t{lane} * kColumns + c] = {}, shadow->last_read[size_t{lane} * kColumns + c] = {};
   columns_in_use |= static_cast<uint16_t>(((1u << (columns / kColumnUnit)) - 1) << (column / kColumnUnit));
   allocations.push_back({column, columns});
   last_columns = columns;

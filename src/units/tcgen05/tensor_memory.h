@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "exec/unit.h"
+#include "sanitize/race.h"
 
 namespace ptxvm::exec {
 class Warp;
@@ -111,11 +112,36 @@ public:
     };
     std::vector<Load> loading;
     std::vector<uint32_t> waits;
+    // Per cell, its last write and a read not ordered before a later one (order), when racecheck's
+    // clocks follow the CTA: the issuing thread + 1 (0: none), its clock, pc and kind.
+    struct Stamp {
+      uint32_t thread_plus_one = 0, warp = 0, clock = 0, pc = 0;
+      bool async = false;
+    };
+    std::vector<Stamp> last_write, last_read;
   };
   static constexpr uint64_t kStore = uint64_t{1} << 63;
   std::unique_ptr<Shadow> shadow;  // null when the check is off
   // Operation `seq` (issued by `thread` at `pc`) will write the cell.
   void will_write(uint64_t seq, uint32_t thread, uint32_t pc, unsigned lane, unsigned column);
+
+  // ---- the tcgen05 check across threads (§9.7.16.6.3), on racecheck's clocks ----
+  // An operation's issue: its thread (racecheck's number) and that thread's clock then
+  // (sanitize::RaceShadow::fenced); `async`: an mma, cp or shift, which completes through
+  // tcgen05.commit (else an ld or st, through tcgen05.wait). A queued operation's accesses are
+  // held to what orders its thread when it lands, not when it was issued (fewer reports, no
+  // false ones).
+  struct Issue {
+    sanitize::RaceShadow* race = nullptr;  // null: the clocks do not follow the thread
+    uint32_t thread = 0, warp = 0, clock = 0, pc = 0;  // warp: racecheck's number of its lane 0
+    bool async = false;
+  };
+  static Issue issue_of(const exec::Warp& w, int l, bool async);
+  // The issue's access to the cell (a read, or a write) is ordered after the cell's last write,
+  // and a write after its last read, by another thread, or after a write by the same thread's
+  // mma, cp or shift when it is an ld or st; then it is the cell's last. `check` false: only
+  // recorded. False after a report (lane `l` of `w`).
+  bool order(exec::Warp& w, int l, const Issue& i, unsigned lane, unsigned column, bool writes, bool check = true);
   // The tcgen05.ld of lane `l` of `w` reads the cell; the warp's tcgen05.wait::ld; lane `l` of `w`
   // writes the cell with tcgen05.st: a load of the warp not yet waited for still reading it is a
   // report (§9.7.16.6: tcgen05.wait::ld avoids anti-dependency hazards around tcgen05.ld). False
@@ -124,9 +150,10 @@ public:
   void waited_for_loads(const exec::Warp& w);
   bool check_overwrite(exec::Warp& w, int l, uint32_t pc, unsigned lane, unsigned column);
   // Lane `l` of `w` reads the cell for the instruction at `pc` (`what` it reads there); `queued`:
-  // the reader is a queued operation landing (after every earlier one). False after a report.
+  // the reader is a queued operation landing (after every earlier one), issued so. False after a
+  // report.
   bool check_read(exec::Warp& w, int l, uint32_t pc, unsigned lane, unsigned column, const char* what,
-                  bool queued = false);
+                  const Issue* queued = nullptr);
 
   // The collector buffers holding a fill (bit b: .ws's b0-b3, bit 4: A's), in issue order.
   uint8_t collectors = 0;
