@@ -1,6 +1,7 @@
 #include "check/declarations.h"
 
 #include "front/const_eval.h"
+#include "isa/types.h"
 
 namespace ptxvm::check {
 namespace {
@@ -21,6 +22,12 @@ public:
   explicit DeclarationChecker(Diagnostics& d) : diags_(d) {}
 
   void decl(const VarDecl& d) {
+    // §5.2: a fundamental type, or an opaque one (§5.3)
+    if (!isa::type_info(d.type) && d.type != ".texref" && d.type != ".samplerref" && d.type != ".surfref")
+      diags_.error(d.loc, "unknown type '" + d.type + "' in the declaration of '" +
+                              (d.names.empty() ? std::string() : d.names[0].name) +
+                              "': expected a fundamental type such as .b32 or .f16x2, or .texref, .samplerref, "
+                              ".surfref (§5.2, §5.3)");
     for (const Declarator& dc : d.names) {
       for (size_t i = 0; i < dc.dims.size(); ++i) {
         const auto& dim = dc.dims[i];
