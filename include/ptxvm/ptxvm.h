@@ -97,6 +97,9 @@ public:
   // The kernel's static shared memory in bytes (its variables and those of the functions it calls,
   // laid out as ptxas does; 0 for a name that is no kernel).
   uint32_t static_shared_bytes(std::string_view kernel) const;
+  // The most threads a CTA of the kernel may have: its .maxntid or .reqntid product (§11.4),
+  // else 1024 (0 for a name that is no kernel).
+  uint32_t max_threads(std::string_view kernel) const;
   // Why launch() would refuse this request (unknown kernel, argument sizes, the target's launch
   // limits and the kernel's directives), without running it; empty when it would run.
   std::string check_launch(std::string_view kernel, const LaunchConfig& config,
@@ -135,6 +138,9 @@ public:
   // address is the host address, as CUDA's unified addressing has it, unless that range is
   // already device memory (adopted twice) or reserved by ptxvm; then it is another address.
   uint64_t adopt(void* host, size_t bytes);
+  // From now on malloc() and the variables of modules loaded later lie at the host address of
+  // their storage where they can (unified addressing, as the drop-in CUDA driver gives it).
+  void place_at_host_addresses();
   void free(uint64_t address);
   // The host bytes behind [address, address + bytes) when they lie inside one allocation, else
   // null.

@@ -118,6 +118,7 @@ CUresult CUDAAPI cuInit(unsigned flags) {
   std::lock_guard lock(d.mutex);
   if (!d.initialized) {
     d.config = read_config();
+    d.device.place_at_host_addresses();  // a module's variables too: __managed__ ones are read on the host
     for (int i = 0; i < d.config.devices; ++i) {
       d.primary.push_back(std::make_unique<CUctx_st>());
       d.primary.back()->device = i;

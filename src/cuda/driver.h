@@ -75,7 +75,15 @@ struct Driver {
   ptxvm::Device device;
   std::vector<std::unique_ptr<CUctx_st>> primary;  // per device
   std::vector<int> primary_refs;                   // cuDevicePrimaryCtxRetain counts
-  std::map<uint64_t, std::pair<void*, size_t>> allocations;  // device address -> host memory, bytes
+  // An allocation: its host memory and bytes, and what cuPointerGetAttribute says it is.
+  struct Allocation {
+    void* host;
+    size_t bytes;
+    CUmemorytype type = CU_MEMORYTYPE_DEVICE;  // CU_MEMORYTYPE_HOST: page-locked host memory
+    bool managed = false;
+  };
+  std::map<uint64_t, Allocation> allocations;  // by device address
+  std::map<uint64_t, size_t> registered;       // cuMemHostRegister's ranges: address -> bytes
   std::vector<uint64_t> leaks_reported;                        // allocations memcheck named already
   CUresult sticky = CUDA_SUCCESS;  // a launch's fault: every later call reports it, as on a GPU
 };
@@ -89,7 +97,7 @@ void report_leaks();
 CUcontext& current();  // this thread's current context (null: none)
 
 // Device memory (zeroed) and its release: cuMemAlloc's and cuMemFree's.
-CUresult allocate(CUdeviceptr* out, size_t bytes);
+CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type = CU_MEMORYTYPE_DEVICE, bool managed = false);
 CUresult release(uint64_t address);
 // The host bytes behind [address, address + bytes) of device memory, or null.
 void* device_bytes(uint64_t address, size_t bytes);

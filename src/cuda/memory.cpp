@@ -16,7 +16,7 @@ void* device_bytes(uint64_t address, size_t bytes) { return driver().device.host
 
 constexpr size_t kAlign = 256;  // cudaMalloc's alignment
 
-CUresult allocate(CUdeviceptr* out, size_t bytes) {
+CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type, bool managed) {
   if (!out) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   const size_t rounded = (std::max<size_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
@@ -26,7 +26,7 @@ CUresult allocate(CUdeviceptr* out, size_t bytes) {
   Driver& d = driver();
   std::lock_guard lock(d.mutex);
   *out = d.device.adopt(host, bytes ? bytes : 1);
-  d.allocations[*out] = {host, bytes};
+  d.allocations[*out] = {host, bytes, type, managed};
   return CUDA_SUCCESS;
 }
 
@@ -36,7 +36,7 @@ CUresult release(uint64_t address) {
   auto it = d.allocations.find(address);
   if (it == d.allocations.end()) return CUDA_ERROR_INVALID_VALUE;
   d.device.free(address);
-  std::free(it->second.first);
+  std::free(it->second.host);
   d.allocations.erase(it);
   return CUDA_SUCCESS;
 }
@@ -54,9 +54,9 @@ void report_leaks() {
     d.leaks_reported.push_back(address);
     char line[160];
     std::snprintf(line, sizeof line, "========= memcheck: leaked %zu bytes at 0x%llx (allocated, never freed)\n",
-                  a.second, static_cast<unsigned long long>(address));
+                  a.bytes, static_cast<unsigned long long>(address));
     text += line;
-    bytes += a.second;
+    bytes += a.bytes;
     ++count;
   }
   if (!count) return;
@@ -100,7 +100,9 @@ using namespace ptxvm::cuda;
 extern "C" {
 
 CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) { return allocate(dptr, bytes); }
-CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned) { return allocate(dptr, bytes); }
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned) {
+  return allocate(dptr, bytes, CU_MEMORYTYPE_DEVICE, true);
+}
 CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height, unsigned) {
   if (!pitch) return CUDA_ERROR_INVALID_VALUE;
   *pitch = (width + 511) / 512 * 512;
@@ -113,7 +115,7 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream) { return cuMemFree_v
 CUresult CUDAAPI cuMemAllocHost_v2(void** p, size_t bytes) {
   if (!p) return CUDA_ERROR_INVALID_VALUE;
   CUdeviceptr a = 0;
-  CUresult r = allocate(&a, bytes);
+  CUresult r = allocate(&a, bytes, CU_MEMORYTYPE_HOST);
   *p = reinterpret_cast<void*>(a);
   return r;
 }
@@ -140,6 +142,7 @@ CUresult CUDAAPI cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
     d.device.free(a);
     return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
   }
+  d.registered[a] = bytes;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemHostUnregister(void* p) {
@@ -150,6 +153,7 @@ CUresult CUDAAPI cuMemHostUnregister(void* p) {
   } catch (const std::exception&) {
     return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
   }
+  d.registered.erase(reinterpret_cast<uintptr_t>(p));
   return CUDA_SUCCESS;
 }
 
@@ -167,9 +171,9 @@ CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* size, CUdevi
   auto it = d.allocations.upper_bound(dptr);
   if (it == d.allocations.begin()) return CUDA_ERROR_NOT_FOUND;
   --it;
-  if (dptr - it->first >= std::max<size_t>(it->second.second, 1)) return CUDA_ERROR_NOT_FOUND;
+  if (dptr - it->first >= std::max<size_t>(it->second.bytes, 1)) return CUDA_ERROR_NOT_FOUND;
   if (base) *base = it->first;
-  if (size) *size = it->second.second;
+  if (size) *size = it->second.bytes;
   return CUDA_SUCCESS;
 }
 
@@ -177,14 +181,26 @@ CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute
   if (!data) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   const bool device = device_bytes(ptr, 1) != nullptr;
+  // what holds ptr: an allocation (device, page-locked host or managed memory), registered host
+  // memory, or a module's variable (device memory)
+  CUmemorytype type = device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+  bool managed = false;
+  {
+    Driver& d = driver();
+    std::lock_guard lock(d.mutex);
+    if (auto it = d.allocations.upper_bound(ptr); it != d.allocations.begin()) {
+      --it;
+      if (ptr - it->first < std::max<size_t>(it->second.bytes, 1)) type = it->second.type, managed = it->second.managed;
+    }
+    if (auto it = d.registered.upper_bound(ptr); it != d.registered.begin() && ptr - std::prev(it)->first < std::prev(it)->second)
+      type = CU_MEMORYTYPE_HOST;
+  }
   switch (attribute) {
   case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = driver().primary[0].get(); break;
-  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-    *static_cast<unsigned*>(data) = device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
-    break;
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned*>(data) = type; break;
   case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
   case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data) = reinterpret_cast<void*>(ptr); break;
-  case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<unsigned*>(data) = 0; break;
+  case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<unsigned*>(data) = managed; break;
   case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = 0; break;
   case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
   case CU_POINTER_ATTRIBUTE_RANGE_SIZE: {

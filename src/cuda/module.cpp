@@ -226,7 +226,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute attr, CUfun
   if (CUresult r = ready()) return r;
   const int arch = driver().config.major * 10 + driver().config.minor;
   switch (attr) {
-  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = int(f->module->module->max_threads(f->name)); break;
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;  // nominal: ptxvm has no register allocation
   case CU_FUNC_ATTRIBUTE_PTX_VERSION:
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = arch; break;
@@ -296,10 +296,19 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, vo
   return launch(f, c, params, extra);
 }
 
-CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block, size_t) {
+// Blocks of `block` threads resident on one SM: at most 32, 2048 threads, and the SM's 228 KiB
+// of shared memory shared among their static and dynamic shared memory (the rule an H200's
+// cuOccupancyAvailableDynamicSMemPerBlock answers follow, below); none when the dynamic shared
+// memory asked for is more than the kernel may take.
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block, size_t shared) {
   if (!blocks || !f || block <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  constexpr int64_t kPerSm = 228 * 1024;
+  const int64_t per_block = int64_t{f->module->module->static_shared_bytes(f->name)} + int64_t(shared);
   *blocks = std::max(1, std::min(32, 2048 / block));
-  return ready();
+  if (per_block) *blocks = int(std::min<int64_t>(*blocks, kPerSm / per_block));
+  if (int64_t(shared) > f->max_dynamic_shared_bytes()) *blocks = 0;
+  return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, CUfunction f, int block,
                                                                       size_t shared, unsigned) {

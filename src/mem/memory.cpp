@@ -45,11 +45,17 @@ uint64_t GlobalMemory::place(Allocation a, uint64_t align, uint64_t offset) {
 }
 
 uint64_t GlobalMemory::allocate(size_t bytes, size_t align, bool defined) {
-  Allocation a{bytes, std::make_unique<uint8_t[]>(bytes ? bytes : 1), nullptr, {}};
-  std::memset(a.owned.get(), 0, bytes ? bytes : 1);
+  const size_t storage = (bytes ? bytes : 1) + (at_host_ ? align : 0);  // room to align the host address
+  Allocation a{bytes, std::make_unique<uint8_t[]>(storage), nullptr, {}};
+  std::memset(a.owned.get(), 0, storage);
   a.data = a.owned.get();
+  if (at_host_) a.data += (align - reinterpret_cast<uintptr_t>(a.data) % align) % align;
   if (!defined && bytes) a.undefined[0] = bytes;
   undefined_ranges_ += a.undefined.size();
+  if (at_host_) {
+    uint8_t* host = a.data;
+    if (map_at_host_address(a)) return reinterpret_cast<uintptr_t>(host);
+  }
   return place(std::move(a), align, 0);
 }
 
@@ -101,7 +107,12 @@ uint64_t GlobalMemory::adopt(uint8_t* host, size_t bytes) {
 }
 
 bool GlobalMemory::map_at_host_address(uint8_t* host, size_t bytes) {
-  const uint64_t base = reinterpret_cast<uintptr_t>(host), end = base + std::max<size_t>(bytes, 1);
+  Allocation a{bytes, nullptr, host, {}};
+  return map_at_host_address(a);
+}
+
+bool GlobalMemory::map_at_host_address(Allocation& a) {
+  const uint64_t base = reinterpret_cast<uintptr_t>(a.data), end = base + std::max<size_t>(a.size, 1);
   if (base < kGlobalBase || end < base) return false;
   for (uint64_t window : {kSharedWindow, kLocalWindow, kConstWindow, kParamWindow})
     if (base < window + kWindowSize && window < end) return false;
@@ -109,7 +120,7 @@ bool GlobalMemory::map_at_host_address(uint8_t* host, size_t bytes) {
   auto after = allocations_.lower_bound(base);
   if (after != allocations_.end() && after->first < end) return false;
   if (after != allocations_.begin() && std::prev(after)->first + std::prev(after)->second.size > base) return false;
-  allocations_.emplace(base, Allocation{bytes, nullptr, host, {}});
+  allocations_.emplace(base, std::move(a));
   return true;
 }
 

@@ -86,6 +86,10 @@ class GlobalMemory {
 public:
   // `defined`: initcheck takes the bytes as written (else as undefined until something writes them).
   uint64_t allocate(size_t bytes, size_t align = 256, bool defined = true);
+  // From now on allocate() places each allocation at the host address of its storage where it
+  // can (CUDA's unified addressing, for the drop-in driver: a module's variables are then host
+  // memory too, as __managed__ ones must be).
+  void place_at_host_addresses() { at_host_ = true; }
   // Maps `bytes` of host memory at `host` as an allocation, without copying (the model of
   // cuMemHostRegister): guest accesses read and write it in place. The guest address is the host
   // address where that range is free. The caller keeps the memory alive until it frees the
@@ -121,6 +125,8 @@ private:
   // address, as CUDA's unified addressing has it); false, mapping nothing, when that range is
   // below kGlobalBase, meets a state-space window or overlaps an allocation.
   bool map_at_host_address(uint8_t* host, size_t bytes);
+  bool map_at_host_address(Allocation& a);  // a.data's bytes, keeping what `a` owns when mapped
+  bool at_host_ = false;
   mutable std::mutex mutex_;
   // initcheck's undefined ranges in all allocations: none (the common case once the host has
   // copied its inputs) answers define() and undefined() without the lock

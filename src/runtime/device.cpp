@@ -1,4 +1,5 @@
 // The public API (include/ptxvm/ptxvm.h) over the stages: check ▶ lower ▶ exec.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -116,6 +117,13 @@ uint32_t Module::static_shared_bytes(std::string_view name) const {
   return f && f->is_entry && f->defined ? f->shared_bytes : 0;
 }
 
+uint32_t Module::max_threads(std::string_view name) const {
+  const program::Function* f = impl_->program.find(std::string(name));
+  if (!f || !f->is_entry || !f->defined) return 0;
+  if (!f->max_ntid[0]) return 1024;
+  return f->max_ntid[0] * std::max(f->max_ntid[1], 1u) * std::max(f->max_ntid[2], 1u);
+}
+
 std::string Module::check_launch(std::string_view name, const LaunchConfig& config,
                                  const std::vector<KernelArg>& args) const {
   const program::Function* f = impl_->program.find(std::string(name));
@@ -175,7 +183,7 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.tensor_model = config.tensor_model == TensorModel::Exact ? mma::Model::Exact : mma::Model::Sm90;
   l.params.bytes.assign(f->param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i)
-    std::memcpy(l.params.bytes.data() + f->params[i].offset, args[i].bytes.data(), f->params[i].size);
+    if (f->params[i].size) std::memcpy(l.params.bytes.data() + f->params[i].offset, args[i].bytes.data(), f->params[i].size);
   // Host memory: one CTA's state, and a cooperative grid's, must stay within reason.
   constexpr uint64_t kMaxCtaBytes = uint64_t{1} << 30, kMaxCooperativeBytes = uint64_t{4} << 30;
   uint64_t footprint = exec::cta_footprint(l);
@@ -237,6 +245,7 @@ Device::~Device() = default;
 
 uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes, 256, false); }  // undefined until written
 uint64_t Device::adopt(void* host, size_t bytes) { return impl_->global.adopt(static_cast<uint8_t*>(host), bytes); }
+void Device::place_at_host_addresses() { impl_->global.place_at_host_addresses(); }
 void Device::free(uint64_t address) { impl_->global.free(address); }
 void* Device::host_pointer(uint64_t address, size_t bytes) {
   impl_->global.define(address, bytes);  // the caller may write through it
