@@ -1,0 +1,93 @@
+// Texture and surface objects on CUDA arrays: a 2D float array read with point and linear
+// filtering (weights of one half, exact), a bilinear resize of an 8-bit image read as normalized
+// floats, and a surface written by one kernel and read back through a texture by another.
+#include <vector>
+#include "check.h"
+
+__global__ void sample(cudaTextureObject_t point, cudaTextureObject_t linear, float* out, int w, int h) {
+  const int x = threadIdx.x, y = blockIdx.x;
+  out[y * w + x] = tex2D<float>(point, x + 0.5f, y + 0.5f);                            // texel (x, y)
+  out[w * h + y * w + x] = tex2D<float>(linear, x + 1.0f, y + 0.5f);                   // (x, y) and (x + 1, y)
+}
+
+__global__ void fill_surface(cudaSurfaceObject_t s, int w) {
+  const int x = threadIdx.x, y = blockIdx.x;
+  surf2Dwrite(uchar4{(unsigned char)x, (unsigned char)y, (unsigned char)(x + y), 255}, s, x * 4, y);
+}
+
+__global__ void read_back(cudaTextureObject_t t, float4* out, int w) {
+  const int x = threadIdx.x, y = blockIdx.x;
+  out[y * w + x] = tex2D<float4>(t, x + 0.5f, y + 0.5f);  // normalized: byte / 255
+}
+
+int main() {
+  const int w = 16, h = 8;
+  std::vector<float> texels(w * h);
+  for (int i = 0; i < w * h; ++i) texels[i] = float(i % 7) * 2.0f - float(i / 16);
+  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+  cudaArray_t array;
+  CHECK(cudaMallocArray(&array, &f, w, h));
+  CHECK(cudaMemcpy2DToArray(array, 0, 0, texels.data(), w * 4, w * 4, h, cudaMemcpyHostToDevice));
+  cudaResourceDesc r = {};
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = array;
+  cudaTextureDesc td = {};
+  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+  td.filterMode = cudaFilterModePoint;
+  td.readMode = cudaReadModeElementType;
+  cudaTextureObject_t point, linear;
+  CHECK(cudaCreateTextureObject(&point, &r, &td, nullptr));
+  td.filterMode = cudaFilterModeLinear;
+  CHECK(cudaCreateTextureObject(&linear, &r, &td, nullptr));
+  float* out;
+  CHECK(cudaMalloc(&out, 2 * w * h * 4));
+  sample<<<h, w>>>(point, linear, out, w, h);
+  std::vector<float> got(2 * w * h);
+  CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      EXPECT(got[y * w + x] == texels[y * w + x]);
+      const float right = texels[y * w + (x + 1 < w ? x + 1 : x)];
+      EXPECT(got[w * h + y * w + x] == (texels[y * w + x] + right) * 0.5f);
+    }
+
+  cudaChannelFormatDesc rgba = cudaCreateChannelDesc<uchar4>();
+  cudaArray_t image;
+  CHECK(cudaMallocArray(&image, &rgba, w, h, cudaArraySurfaceLoadStore));
+  cudaResourceDesc ir = {};
+  ir.resType = cudaResourceTypeArray;
+  ir.res.array.array = image;
+  cudaSurfaceObject_t surface;
+  CHECK(cudaCreateSurfaceObject(&surface, &ir));
+  fill_surface<<<h, w>>>(surface, w);
+  cudaTextureDesc nd = {};
+  nd.filterMode = cudaFilterModePoint;
+  nd.readMode = cudaReadModeNormalizedFloat;
+  cudaTextureObject_t normalized;
+  CHECK(cudaCreateTextureObject(&normalized, &ir, &nd, nullptr));
+  float4* pixels;
+  CHECK(cudaMalloc(&pixels, w * h * sizeof(float4)));
+  read_back<<<h, w>>>(normalized, pixels, w);
+  std::vector<float4> px(w * h);
+  CHECK(cudaMemcpy(px.data(), pixels, px.size() * sizeof(float4), cudaMemcpyDeviceToHost));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float4 p = px[y * w + x];
+      EXPECT(p.x == x / 255.0f && p.y == y / 255.0f && p.z == (x + y) / 255.0f && p.w == 1.0f);
+    }
+  std::vector<uchar4> raw(w * h);
+  CHECK(cudaMemcpy2DFromArray(raw.data(), w * 4, image, 0, 0, w * 4, h, cudaMemcpyDeviceToHost));
+  EXPECT(raw[3 * w + 5].x == 5 && raw[3 * w + 5].y == 3 && raw[3 * w + 5].z == 8);
+  cudaChannelFormatDesc back;
+  cudaExtent extent;
+  unsigned flags;
+  CHECK(cudaArrayGetInfo(&back, &extent, &flags, image));
+  EXPECT(back.x == 8 && back.w == 8 && back.f == cudaChannelFormatKindUnsigned && extent.width == w && extent.height == h);
+  CHECK(cudaDestroyTextureObject(point));
+  CHECK(cudaDestroyTextureObject(linear));
+  CHECK(cudaDestroyTextureObject(normalized));
+  CHECK(cudaDestroySurfaceObject(surface));
+  CHECK(cudaFreeArray(array));
+  CHECK(cudaFreeArray(image));
+  return pass();
+}
