@@ -50,9 +50,36 @@ struct CUlib_st {
   CUmod_st* module;
 };
 
+struct CUgraph_st;
+
 struct CUstream_st {
   unsigned flags = 0;
   int priority = 0;
+  CUgraph_st* capture = nullptr;  // the graph stream capture records into (cuStreamBeginCapture)
+};
+
+// A node of a graph (graph.cpp): what it does when the graph is launched.
+struct CUgraphNode_st {
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  CUfunc_st* function = nullptr;  // a kernel, its launch and its arguments' bytes
+  ptxvm::LaunchConfig config;
+  std::vector<ptxvm::KernelArg> args;
+  CUDA_MEMCPY3D copy{};           // a copy
+  CUDA_MEMSET_NODE_PARAMS set{};  // a memset
+  CUDA_HOST_NODE_PARAMS host{};   // a host function
+  std::vector<CUgraphNode_st*> dependencies;
+};
+
+// A graph: its nodes in the order they were added, which follows their dependencies (a node
+// names only nodes added before it).
+struct CUgraph_st {
+  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
+  CUgraphNode last = nullptr;  // the node added last: what stream capture adds after
+};
+
+// An executable graph: the nodes, copied at instantiation.
+struct CUgraphExec_st {
+  std::vector<CUgraphNode_st> nodes;
 };
 
 struct CUevent_st {
@@ -101,8 +128,19 @@ CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type = CU_MEMORYT
 CUresult release(uint64_t address);
 // The host bytes behind [address, address + bytes) of device memory, or null.
 void* device_bytes(uint64_t address, size_t bytes);
-// Runs a launch of `f` and reports a fault as CUDA does (a sticky error, the report on stderr).
-CUresult launch(CUfunc_st* f, ptxvm::LaunchConfig config, void** params, void** extra);
+// A launch of `f` on grid x block with `shared` dynamic bytes, in the kernel's cluster shape.
+ptxvm::LaunchConfig config_of(CUfunc_st* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                              unsigned shared);
+// The arguments of a launch of `f` as bytes: one pointer per parameter, or the `extra` buffer.
+CUresult arguments(CUfunc_st* f, void** params, void** extra, std::vector<ptxvm::KernelArg>& args);
+// Runs a launch of `f` and reports a fault as CUDA does (a sticky error, the report on stderr);
+// on a capturing stream, records it instead.
+CUresult launch(CUfunc_st* f, ptxvm::LaunchConfig config, void** params, void** extra, CUstream stream = nullptr);
+CUresult run(CUfunc_st* f, const ptxvm::LaunchConfig& config, const std::vector<ptxvm::KernelArg>& args);
+// The graph `stream` is capturing into, or null (the NULL, legacy and per-thread streams never are).
+CUgraph_st* capturing(CUstream stream);
+// Adds `node` to the graph after the graph's last node (stream capture's order).
+void record(CUgraph_st* graph, CUgraphNode_st node);
 // The module in `image`: PTX text, a fat binary container or its wrapper.
 CUresult load_module(CUmodule* out, const void* image);
 // The bytes of the file at `path` into `bytes` (cuModuleLoad, cuLinkAddFile); false when it cannot

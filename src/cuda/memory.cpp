@@ -83,6 +83,30 @@ CUresult copy(uint64_t dst, uint64_t src, size_t n, bool dst_device, bool src_de
   return CUDA_SUCCESS;
 }
 
+// On a capturing stream (graph.cpp): the copy or memset recorded as a node, CUDA_SUCCESS; else
+// nothing, and false.
+bool captured_copy(CUstream s, CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  CUgraph_st* g = capturing(s);
+  if (!g) return false;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  node.copy.srcMemoryType = node.copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  node.copy.srcDevice = src, node.copy.dstDevice = dst;
+  node.copy.WidthInBytes = n, node.copy.Height = 1, node.copy.Depth = 1;
+  record(g, std::move(node));
+  return true;
+}
+
+bool captured_set(CUstream s, CUdeviceptr dst, unsigned value, unsigned element, size_t count) {
+  CUgraph_st* g = capturing(s);
+  if (!g) return false;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  node.set = {dst, 0, value, element, count, 1};
+  record(g, std::move(node));
+  return true;
+}
+
 template <typename T>
 CUresult fill(CUdeviceptr dst, T value, size_t count) {
   if (CUresult r = ready()) return r;
@@ -228,24 +252,34 @@ CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   std::memmove(bytes_at(dst, n), bytes_at(src, n), n);
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream) {
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream s) {
+  if (captured_copy(s, dst, reinterpret_cast<uintptr_t>(src), n)) return CUDA_SUCCESS;
   return cuMemcpyHtoD_v2(dst, src, n);
 }
-CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream) {
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream s) {
+  if (captured_copy(s, reinterpret_cast<uintptr_t>(dst), src, n)) return CUDA_SUCCESS;
   return cuMemcpyDtoH_v2(dst, src, n);
 }
-CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+  if (captured_copy(s, dst, src, n)) return CUDA_SUCCESS;
   return cuMemcpyDtoD_v2(dst, src, n);
 }
-CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) { return cuMemcpy(dst, src, n); }
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) {
+  if (captured_copy(s, dst, src, n)) return CUDA_SUCCESS;
+  return cuMemcpy(dst, src, n);
+}
 
 CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) { return fill<uint8_t>(dst, v, n); }
 CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) { return fill<uint16_t>(dst, v, n); }
 CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) { return fill<uint32_t>(dst, v, n); }
-CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream) { return fill<uint8_t>(dst, v, n); }
-CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream) {
-  return fill<uint16_t>(dst, v, n);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
+  return captured_set(s, dst, v, 1, n) ? CUDA_SUCCESS : fill<uint8_t>(dst, v, n);
 }
-CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream) { return fill<uint32_t>(dst, v, n); }
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream s) {
+  return captured_set(s, dst, v, 2, n) ? CUDA_SUCCESS : fill<uint16_t>(dst, v, n);
+}
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s) {
+  return captured_set(s, dst, v, 4, n) ? CUDA_SUCCESS : fill<uint32_t>(dst, v, n);
+}
 
 }  // extern "C"

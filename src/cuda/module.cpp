@@ -57,9 +57,7 @@ CUresult load_module(CUmodule* out, const void* image) {
   return CUDA_SUCCESS;
 }
 
-CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra) {
-  if (!f) return CUDA_ERROR_INVALID_HANDLE;
-  if (CUresult r = ready()) return r;
+CUresult arguments(CUfunc_st* f, void** params, void** extra, std::vector<KernelArg>& args) {
   // The arguments: one pointer per parameter (kernelParams), or one buffer laid out as the
   // parameters are (extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, p, CU_LAUNCH_PARAM_BUFFER_SIZE, &n, END}).
   const uint8_t* buffer = nullptr;
@@ -70,7 +68,7 @@ CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra) 
     else return CUDA_ERROR_INVALID_VALUE;
   }
   if (!params && !buffer && !f->params.empty()) return CUDA_ERROR_INVALID_VALUE;
-  std::vector<KernelArg> args;
+  args.clear();
   size_t offset = 0;
   for (size_t i = 0; i < f->params.size(); ++i) {
     const KernelParam& p = f->params[i];
@@ -80,6 +78,25 @@ CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra) 
     args.push_back({std::vector<uint8_t>(from, from + p.size)});
     offset += p.size;
   }
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra, CUstream stream) {
+  if (!f) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = ready()) return r;
+  std::vector<KernelArg> args;
+  if (CUresult r = arguments(f, params, extra, args)) return r;
+  if (CUgraph_st* g = capturing(stream)) {
+    CUgraphNode_st node;
+    node.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    node.function = f, node.config = config, node.args = std::move(args);
+    record(g, std::move(node));
+    return CUDA_SUCCESS;
+  }
+  return run(f, config, args);
+}
+
+CUresult run(CUfunc_st* f, const LaunchConfig& config, const std::vector<KernelArg>& args) {
   if (std::string why = f->module->module->check_launch(f->name, config, args); !why.empty()) {
     std::fprintf(stderr, "ptxvm: %s\n", why.c_str());
     return CUDA_ERROR_INVALID_VALUE;
@@ -100,15 +117,9 @@ CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra) 
   return fault;
 }
 
-}  // namespace ptxvm::cuda
-
-using namespace ptxvm::cuda;
-
-namespace {
-
-ptxvm::LaunchConfig config_of(CUfunc_st* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                              unsigned bz, unsigned shared) {
-  ptxvm::LaunchConfig c;
+LaunchConfig config_of(CUfunc_st* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                       unsigned shared) {
+  LaunchConfig c;
   c.grid = {gx, gy, gz};
   c.block = {bx, by, bz};
   c.shared_bytes = shared;
@@ -120,6 +131,12 @@ ptxvm::LaunchConfig config_of(CUfunc_st* f, unsigned gx, unsigned gy, unsigned g
   if (f) c.non_portable_cluster = f->non_portable_cluster;
   return c;
 }
+
+}  // namespace ptxvm::cuda
+
+using namespace ptxvm::cuda;
+
+namespace {
 
 CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule m, const char* name) {
   if (!m || !name) return CUDA_ERROR_INVALID_VALUE;
@@ -269,15 +286,15 @@ CUresult CUDAAPI cuFuncGetModule(CUmodule* m, CUfunction f) {
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                                unsigned bz, unsigned shared, CUstream, void** params, void** extra) {
-  return launch(f, config_of(f, gx, gy, gz, bx, by, bz, shared), params, extra);
+                                unsigned bz, unsigned shared, CUstream stream, void** params, void** extra) {
+  return launch(f, config_of(f, gx, gy, gz, bx, by, bz, shared), params, extra, stream);
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                                           unsigned by, unsigned bz, unsigned shared, CUstream, void** params) {
+                                           unsigned by, unsigned bz, unsigned shared, CUstream stream, void** params) {
   ptxvm::LaunchConfig c = config_of(f, gx, gy, gz, bx, by, bz, shared);
   c.cooperative = true;
-  return launch(f, c, params, nullptr);
+  return launch(f, c, params, nullptr, stream);
 }
 
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
@@ -293,7 +310,7 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, vo
       c.cooperative = a.value.cooperative != 0;
     }
   }
-  return launch(f, c, params, extra);
+  return launch(f, c, params, extra, config->hStream);
 }
 
 // Blocks of `block` threads resident on one SM: at most 32, 2048 threads, and the SM's 228 KiB

@@ -30,32 +30,11 @@ CUresult CUDAAPI cuStreamDestroy_v2(CUstream s) {
   delete s;
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuStreamSynchronize(CUstream) { return ready(); }
+CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
+  return capturing(s) ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : ready();
+}
 CUresult CUDAAPI cuStreamQuery(CUstream) { return ready(); }
 
-// Stream capture (CUDA graphs) is not modelled: no stream is ever capturing, as a program that
-// never called cuStreamBeginCapture sees on a GPU (PyTorch and Triton ask before each launch).
-CUresult CUDAAPI cuStreamIsCapturing(CUstream, CUstreamCaptureStatus* status) {
-  if (!status) return CUDA_ERROR_INVALID_VALUE;
-  *status = CU_STREAM_CAPTURE_STATUS_NONE;
-  return ready();
-}
-CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
-                                           const CUgraphNode** dependencies, size_t* count) {
-  if (!status) return CUDA_ERROR_INVALID_VALUE;
-  *status = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (id) *id = 0;
-  if (graph) *graph = nullptr;
-  if (dependencies) *dependencies = nullptr;
-  if (count) *count = 0;
-  return ready();
-}
-CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream s, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
-                                           const CUgraphNode** dependencies, const CUgraphEdgeData** edges,
-                                           size_t* count) {
-  if (edges) *edges = nullptr;
-  return cuStreamGetCaptureInfo_v2(s, status, id, graph, dependencies, count);
-}
 CUresult CUDAAPI cuStreamWaitEvent(CUstream, CUevent, unsigned) { return ready(); }
 CUresult CUDAAPI cuStreamGetFlags(CUstream s, unsigned* flags) {
   if (!flags) return CUDA_ERROR_INVALID_VALUE;
@@ -78,9 +57,16 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream s, CUstreamCallback callback, void
   callback(s, r, data);
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuLaunchHostFunc(CUstream, CUhostFn fn, void* data) {
+CUresult CUDAAPI cuLaunchHostFunc(CUstream s, CUhostFn fn, void* data) {
   if (!fn) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
+  if (CUgraph_st* g = capturing(s)) {
+    CUgraphNode_st node;
+    node.type = CU_GRAPH_NODE_TYPE_HOST;
+    node.host = {fn, data};
+    record(g, std::move(node));
+    return CUDA_SUCCESS;
+  }
   fn(data);
   return CUDA_SUCCESS;
 }

@@ -101,8 +101,12 @@ cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t bytes, cudaM
   return copy(dst, src, bytes, kind);
 }
 
-cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  return copy(dst, src, bytes, kind);
+cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  if (!bytes) return cudaSuccess;
+  return result(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), bytes,
+                              reinterpret_cast<CUstream>(s)));
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
@@ -126,7 +130,11 @@ cudaError_t CUDARTAPI cudaMemset(void* p, int value, size_t bytes) {
   return result(cuMemsetD8_v2(reinterpret_cast<CUdeviceptr>(p), static_cast<unsigned char>(value), bytes));
 }
 
-cudaError_t CUDARTAPI cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t) { return cudaMemset(p, value, bytes); }
+cudaError_t CUDARTAPI cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t s) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(p), static_cast<unsigned char>(value), bytes,
+                                reinterpret_cast<CUstream>(s)));
+}
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void* symbol, const void* src, size_t bytes, size_t offset,
                                          cudaMemcpyKind kind) {

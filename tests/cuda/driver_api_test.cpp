@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -195,6 +196,51 @@ TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
   EXPECT_EQ(cuOccupancyMaxActiveClusters(&clusters, f, &config), CUDA_SUCCESS);
   EXPECT_EQ(clusters, 132);
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+// Stream capture records instead of running; the graph runs its nodes at each launch, in order.
+TEST_F(Driver, CapturedWorkRunsAtEachGraphLaunch) {
+  const int n = 300;
+  std::vector<float> a(n, 1.0f), b(n), c(n, -1.0f);
+  for (int i = 0; i < n; ++i) b[i] = float(i);
+  const float one = 1.0f;
+  CUdeviceptr scale, da, db, dc;
+  size_t bytes;
+  ASSERT_EQ(cuModuleGetGlobal(&scale, &bytes, mod, "scale"), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(scale, &one, 4), CUDA_SUCCESS);
+  for (CUdeviceptr* p : {&da, &db, &dc}) ASSERT_EQ(cuMemAlloc(p, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(db, b.data(), n * 4), CUDA_SUCCESS);
+  CUstream s;
+  ASSERT_EQ(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamBeginCapture(nullptr, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  ASSERT_EQ(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoDAsync(da, a.data(), n * 4, s), CUDA_SUCCESS);
+  int count = n;
+  void* args[] = {&da, &db, &dc, &count};
+  ASSERT_EQ(cuLaunchKernel(fn, 2, 1, 1, 256, 1, 1, 0, s, args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD32Async(da, 0, n, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoHAsync(c.data(), dc, n * 4, s), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(s), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  EXPECT_EQ(c[3], -1.0f) << "captured work does not run";
+  CUgraph g;
+  ASSERT_EQ(cuStreamEndCapture(s, &g), CUDA_SUCCESS);
+  size_t nodes = 0;
+  ASSERT_EQ(cuGraphGetNodes(g, nullptr, &nodes), CUDA_SUCCESS);
+  EXPECT_EQ(nodes, 4u);
+  CUgraphExec exec;
+  ASSERT_EQ(cuGraphInstantiate(&exec, g, 0), CUDA_SUCCESS);
+  for (int round = 1; round <= 2; ++round) {
+    std::fill(a.begin(), a.end(), float(round));
+    ASSERT_EQ(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], float(round + i));
+  }
+  std::vector<float> zeroed(n, 1.0f);
+  ASSERT_EQ(cuMemcpyDtoH(zeroed.data(), da, n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(zeroed[7], 0.0f);
+  EXPECT_EQ(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphDestroy(g), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
+  for (CUdeviceptr p : {da, db, dc}) EXPECT_EQ(cuMemFree(p), CUDA_SUCCESS);
 }
 
 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: each kernel's own static shared memory, as ptxas lays it

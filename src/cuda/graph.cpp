@@ -1,0 +1,211 @@
+// CUDA graphs (Driver API §6.24) and stream capture (§6.16). A stream that captures records the
+// kernels, copies, memsets and host functions issued to it as nodes instead of running them; a
+// graph, built so or node by node, is instantiated as a copy of its nodes and launched by running
+// them in the order they were added, which respects every dependency (a node depends only on
+// nodes added before it). ptxvm runs work when it is issued, so a graph launch runs at once.
+#include <algorithm>
+
+#include "driver.h"
+
+namespace ptxvm::cuda {
+
+// The NULL, legacy and per-thread default streams are handles 0, 1 and 2, never objects.
+CUgraph_st* capturing(CUstream stream) {
+  return reinterpret_cast<uintptr_t>(stream) > 2 ? stream->capture : nullptr;
+}
+
+void record(CUgraph_st* graph, CUgraphNode_st node) {
+  if (graph->last) node.dependencies = {graph->last};
+  graph->nodes.push_back(std::make_unique<CUgraphNode_st>(std::move(node)));
+  graph->last = graph->nodes.back().get();
+}
+
+namespace {
+
+CUresult run_node(const CUgraphNode_st& n) {
+  switch (n.type) {
+  case CU_GRAPH_NODE_TYPE_KERNEL: return run(n.function, n.config, n.args);
+  case CU_GRAPH_NODE_TYPE_MEMCPY: return cuMemcpy3D_v2(&n.copy);
+  case CU_GRAPH_NODE_TYPE_MEMSET:
+    for (size_t row = 0; row < std::max<size_t>(n.set.height, 1); ++row) {
+      const CUdeviceptr at = n.set.dst + row * n.set.pitch;
+      const CUresult r = n.set.elementSize == 1   ? cuMemsetD8_v2(at, static_cast<unsigned char>(n.set.value), n.set.width)
+                         : n.set.elementSize == 2 ? cuMemsetD16_v2(at, static_cast<unsigned short>(n.set.value), n.set.width)
+                                                  : cuMemsetD32_v2(at, n.set.value, n.set.width);
+      if (r != CUDA_SUCCESS) return r;
+    }
+    return CUDA_SUCCESS;
+  case CU_GRAPH_NODE_TYPE_HOST: n.host.fn(n.host.userData); return CUDA_SUCCESS;
+  default: return CUDA_SUCCESS;
+  }
+}
+
+// Adds `node` to `graph` after `count` nodes of it.
+CUresult add(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count, CUgraphNode_st node) {
+  if (!out || !graph || (count && !dependencies)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i) {
+    bool known = false;
+    for (const auto& n : graph->nodes) known |= n.get() == dependencies[i];
+    if (!known) return CUDA_ERROR_INVALID_VALUE;
+    node.dependencies.push_back(dependencies[i]);
+  }
+  graph->nodes.push_back(std::make_unique<CUgraphNode_st>(std::move(node)));
+  *out = graph->last = graph->nodes.back().get();
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+}  // namespace ptxvm::cuda
+
+using namespace ptxvm::cuda;
+
+extern "C" {
+
+CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode) {
+  if (CUresult r = ready()) return r;
+  if (reinterpret_cast<uintptr_t>(s) <= 2) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  if (s->capture) return CUDA_ERROR_ILLEGAL_STATE;
+  s->capture = new CUgraph_st;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph* graph) {
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  if (!capturing(s)) return CUDA_ERROR_ILLEGAL_STATE;
+  *graph = s->capture;
+  s->capture = nullptr;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus* status) {
+  if (!status) return CUDA_ERROR_INVALID_VALUE;
+  *status = capturing(s) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+  return ready();
+}
+
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream s, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
+                                           const CUgraphNode** dependencies, size_t* count) {
+  if (!status) return CUDA_ERROR_INVALID_VALUE;
+  CUgraph_st* g = capturing(s);
+  *status = g ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+  if (id) *id = reinterpret_cast<uintptr_t>(g);
+  if (graph) *graph = g;
+  const bool last = g && g->last;
+  if (dependencies) *dependencies = last ? &g->last : nullptr;
+  if (count) *count = last ? 1 : 0;
+  return ready();
+}
+
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream s, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
+                                           const CUgraphNode** dependencies, const CUgraphEdgeData** edges,
+                                           size_t* count) {
+  if (edges) *edges = nullptr;
+  return cuStreamGetCaptureInfo_v2(s, status, id, graph, dependencies, count);
+}
+
+CUresult CUDAAPI cuGraphCreate(CUgraph* graph, unsigned flags) {
+  if (!graph || flags) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  *graph = new CUgraph_st;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  delete graph;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                         const CUDA_KERNEL_NODE_PARAMS* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  node.function = p->func ? p->func : reinterpret_cast<CUfunction>(p->kern);  // a CUkernel is its CUfunction
+  if (!node.function) return CUDA_ERROR_INVALID_VALUE;
+  node.config = config_of(node.function, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+                          p->blockDimZ, p->sharedMemBytes);
+  if (CUresult r = arguments(node.function, p->kernelParams, p->extra, node.args)) return r;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                      const CUDA_MEMCPY3D* copy, CUcontext) {
+  if (!copy) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  node.copy = *copy;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                      const CUDA_MEMSET_NODE_PARAMS* set, CUcontext) {
+  if (!set || (set->elementSize != 1 && set->elementSize != 2 && set->elementSize != 4)) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  node.set = *set;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                    const CUDA_HOST_NODE_PARAMS* host) {
+  if (!host || !host->fn) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_HOST;
+  node.host = *host;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count) {
+  if (CUresult r = ready()) return r;
+  return add(out, graph, dependencies, count, CUgraphNode_st{});
+}
+
+CUresult CUDAAPI cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {
+  if (!graph || !count) return CUDA_ERROR_INVALID_VALUE;
+  if (nodes)
+    for (size_t i = 0; i < *count && i < graph->nodes.size(); ++i) nodes[i] = graph->nodes[i].get();
+  *count = nodes ? std::min(*count, graph->nodes.size()) : graph->nodes.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
+  if (!node || !type) return CUDA_ERROR_INVALID_VALUE;
+  *type = node->type;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long) {
+  if (!exec || !graph) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  *exec = new CUgraphExec_st;
+  for (const auto& n : graph->nodes) (*exec)->nodes.push_back(*n);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
+  const CUresult r = cuGraphInstantiateWithFlags(exec, graph, p ? p->flags : 0);
+  if (p) p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS : CUDA_GRAPH_INSTANTIATE_ERROR;
+  return r;
+}
+
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
+  if (!exec) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  if (capturing(stream)) return CUDA_ERROR_NOT_SUPPORTED;  // a graph launch captured as a child graph
+  for (const CUgraphNode_st& n : exec->nodes)
+    if (CUresult r = run_node(n)) return r;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
+  if (!exec) return CUDA_ERROR_INVALID_VALUE;
+  delete exec;
+  return CUDA_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,117 @@
+// CUDA graphs and stream capture: the driver's (cuStreamBeginCapture, cuGraph*), with a kernel
+// node's host stub turned into its function.
+#include "runtime.h"
+
+using namespace ptxvm::cudart;
+
+extern "C" {
+
+cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamBeginCapture_v2(reinterpret_cast<CUstream>(s), static_cast<CUstreamCaptureMode>(mode)));
+}
+
+cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* graph) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamEndCapture(reinterpret_cast<CUstream>(s), reinterpret_cast<CUgraph*>(graph)));
+}
+
+cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus* status) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamIsCapturing(reinterpret_cast<CUstream>(s), reinterpret_cast<CUstreamCaptureStatus*>(status)));
+}
+
+cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t* graph, unsigned flags) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphCreate(reinterpret_cast<CUgraph*>(graph), flags));
+}
+
+cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphDestroy(reinterpret_cast<CUgraph>(graph)));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                             size_t count, const cudaKernelNodeParams* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  cudaError_t error = cudaSuccess;
+  Kernel* k = kernel_of(p->func, &error);
+  if (!k) return fail(error);
+  CUDA_KERNEL_NODE_PARAMS d{};
+  d.func = k->function;
+  d.gridDimX = p->gridDim.x, d.gridDimY = p->gridDim.y, d.gridDimZ = p->gridDim.z;
+  d.blockDimX = p->blockDim.x, d.blockDimY = p->blockDim.y, d.blockDimZ = p->blockDim.z;
+  d.sharedMemBytes = p->sharedMemBytes;
+  d.kernelParams = p->kernelParams;
+  d.extra = p->extra;
+  return result(cuGraphAddKernelNode_v2(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                        reinterpret_cast<const CUgraphNode*>(deps), count, &d));
+}
+
+// Addresses are unified (docs/Driver.md): every kind is one copy between them.
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                               size_t count, void* dst, const void* src, size_t bytes,
+                                               cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY3D c{};
+  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  c.srcDevice = reinterpret_cast<CUdeviceptr>(src), c.dstDevice = reinterpret_cast<CUdeviceptr>(dst);
+  c.WidthInBytes = bytes, c.Height = 1, c.Depth = 1;
+  return result(cuGraphAddMemcpyNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                     reinterpret_cast<const CUgraphNode*>(deps), count, &c, nullptr));
+}
+
+// cudaMemsetParams and cudaHostNodeParams are laid out as the driver's node parameters.
+cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                             size_t count, const cudaMemsetParams* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  const CUDA_MEMSET_NODE_PARAMS d{reinterpret_cast<CUdeviceptr>(p->dst), p->pitch, p->value, p->elementSize, p->width,
+                                  p->height};
+  return result(cuGraphAddMemsetNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                     reinterpret_cast<const CUgraphNode*>(deps), count, &d, nullptr));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                           size_t count, const cudaHostNodeParams* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  const CUDA_HOST_NODE_PARAMS d{p->fn, p->userData};
+  return result(cuGraphAddHostNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                   reinterpret_cast<const CUgraphNode*>(deps), count, &d));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                            size_t count) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphAddEmptyNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                    reinterpret_cast<const CUgraphNode*>(deps), count));
+}
+
+cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphGetNodes(reinterpret_cast<CUgraph>(graph), reinterpret_cast<CUgraphNode*>(nodes), count));
+}
+
+cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphInstantiateWithFlags(reinterpret_cast<CUgraphExec*>(exec), reinterpret_cast<CUgraph>(graph), flags));
+}
+
+cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
+  return cudaGraphInstantiateWithFlags(exec, graph, flags);
+}
+
+cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphLaunch(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUstream>(s)));
+}
+
+cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(exec)));
+}
+
+}  // extern "C"

@@ -1,0 +1,93 @@
+// CUDA graphs (the simpleCudaGraphs sample's two ways): work captured from a stream, and a graph
+// built node by node with dependencies; each instantiated once and launched several times.
+#include <vector>
+#include "check.h"
+
+__global__ void add_one(int* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 1;
+}
+
+__global__ void twice(int* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2;
+}
+
+int host_calls = 0;
+void CUDART_CB count_call(void*) { ++host_calls; }
+
+int main() {
+  const int n = 1000;
+  std::vector<int> in(n), out(n);
+  for (int i = 0; i < n; ++i) in[i] = i;
+  int* d;
+  CHECK(cudaMalloc(&d, n * sizeof(int)));
+  cudaStream_t s;
+  CHECK(cudaStreamCreate(&s));
+
+  // Captured: nothing runs until the graph is launched.
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  cudaStreamCaptureStatus status;
+  CHECK(cudaStreamIsCapturing(s, &status));
+  EXPECT(status == cudaStreamCaptureStatusActive);
+  CHECK(cudaMemcpyAsync(d, in.data(), n * sizeof(int), cudaMemcpyHostToDevice, s));
+  add_one<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+  twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+  CHECK(cudaMemcpyAsync(out.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  CHECK(cudaLaunchHostFunc(s, count_call, nullptr));
+  cudaGraph_t captured;
+  CHECK(cudaStreamEndCapture(s, &captured));
+  EXPECT(host_calls == 0 && out[5] == 0);
+  size_t nodes = 0;
+  CHECK(cudaGraphGetNodes(captured, nullptr, &nodes));
+  EXPECT(nodes == 5);
+  cudaGraphExec_t exec;
+  CHECK(cudaGraphInstantiate(&exec, captured, 0));
+  for (int round = 0; round < 3; ++round) {
+    in[0] = round;  // the copy reads the host buffer when the graph runs
+    CHECK(cudaGraphLaunch(exec, s));
+    CHECK(cudaStreamSynchronize(s));
+    EXPECT(out[0] == (round + 1) * 2);
+    for (int i = 1; i < n; ++i) EXPECT(out[i] == (i + 1) * 2);
+  }
+  EXPECT(host_calls == 3);
+
+  // Built by hand: a memset, then two kernels that both depend on it, then a copy after both.
+  cudaGraph_t graph;
+  CHECK(cudaGraphCreate(&graph, 0));
+  cudaMemsetParams set = {};
+  set.dst = d;
+  set.value = 5;
+  set.elementSize = 4;
+  set.width = n;
+  set.height = 1;
+  cudaGraphNode_t fill, first, second, back;
+  CHECK(cudaGraphAddMemsetNode(&fill, graph, nullptr, 0, &set));
+  int half = n / 2;
+  int* upper = d + half;
+  void* lower_args[] = {&d, &half};
+  void* upper_args[] = {&upper, &half};
+  cudaKernelNodeParams k = {};
+  k.func = (void*)add_one;
+  k.gridDim = dim3((half + 127) / 128);
+  k.blockDim = dim3(128);
+  k.kernelParams = lower_args;
+  CHECK(cudaGraphAddKernelNode(&first, graph, &fill, 1, &k));
+  k.func = (void*)twice;
+  k.kernelParams = upper_args;
+  CHECK(cudaGraphAddKernelNode(&second, graph, &fill, 1, &k));
+  cudaGraphNode_t both[] = {first, second};
+  CHECK(cudaGraphAddMemcpyNode1D(&back, graph, both, 2, out.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
+  cudaGraphExec_t built;
+  CHECK(cudaGraphInstantiate(&built, graph, 0));
+  CHECK(cudaGraphLaunch(built, s));
+  CHECK(cudaStreamSynchronize(s));
+  for (int i = 0; i < n; ++i) EXPECT(out[i] == (i < half ? 6 : 10));
+
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphExecDestroy(built));
+  CHECK(cudaGraphDestroy(captured));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaStreamDestroy(s));
+  return pass();
+}
