@@ -123,6 +123,10 @@ CUresult CUDAAPI cuInit(unsigned flags) {
       d.primary.push_back(std::make_unique<CUctx_st>());
       d.primary.back()->device = i;
       d.primary_refs.push_back(0);
+      d.default_pools.push_back(std::make_unique<CUmemPoolHandle_st>());
+      d.default_pools.back()->props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+      d.default_pools.back()->props.location = {CU_MEM_LOCATION_TYPE_DEVICE, i};
+      d.pools.push_back(d.default_pools.back().get());
     }
     d.initialized = true;
     std::atexit(report_leaks);

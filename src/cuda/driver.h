@@ -52,6 +52,15 @@ struct CUlib_st {
 
 struct CUgraph_st;
 
+// A memory pool (pool.cpp): its properties and attributes, and the bytes its allocations hold.
+// Memory freed to a pool goes back at once, so what it reserves is what it uses.
+struct CUmemPoolHandle_st {
+  CUmemPoolProps props{};
+  int reuse[3] = {1, 1, 1};  // CU_MEMPOOL_ATTR_REUSE_* (follow event dependencies, opportunistic, internal)
+  cuuint64_t threshold = 0;  // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+  cuuint64_t used = 0, used_high = 0, reserved_high = 0;
+};
+
 struct CUstream_st {
   unsigned flags = 0;
   int priority = 0;
@@ -102,12 +111,16 @@ struct Driver {
   ptxvm::Device device;
   std::vector<std::unique_ptr<CUctx_st>> primary;  // per device
   std::vector<int> primary_refs;                   // cuDevicePrimaryCtxRetain counts
+  std::vector<std::unique_ptr<CUmemPoolHandle_st>> default_pools;  // per device
+  std::vector<CUmemoryPool> pools;                                  // per device, cuDeviceSetMemPool's
+  std::vector<CUmemoryPool> created_pools;                          // cuMemPoolCreate's
   // An allocation: its host memory and bytes, and what cuPointerGetAttribute says it is.
   struct Allocation {
     void* host;
     size_t bytes;
     CUmemorytype type = CU_MEMORYTYPE_DEVICE;  // CU_MEMORYTYPE_HOST: page-locked host memory
     bool managed = false;
+    CUmemoryPool pool = nullptr;  // cuMemAllocAsync's and cuMemAllocFromPoolAsync's
   };
   std::map<uint64_t, Allocation> allocations;  // by device address
   std::map<uint64_t, size_t> registered;       // cuMemHostRegister's ranges: address -> bytes
@@ -124,7 +137,8 @@ void report_leaks();
 CUcontext& current();  // this thread's current context (null: none)
 
 // Device memory (zeroed) and its release: cuMemAlloc's and cuMemFree's.
-CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type = CU_MEMORYTYPE_DEVICE, bool managed = false);
+CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type = CU_MEMORYTYPE_DEVICE, bool managed = false,
+                  CUmemoryPool pool = nullptr);
 CUresult release(uint64_t address);
 // The host bytes behind [address, address + bytes) of device memory, or null.
 void* device_bytes(uint64_t address, size_t bytes);

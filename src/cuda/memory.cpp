@@ -16,7 +16,7 @@ void* device_bytes(uint64_t address, size_t bytes) { return driver().device.host
 
 constexpr size_t kAlign = 256;  // cudaMalloc's alignment
 
-CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type, bool managed) {
+CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type, bool managed, CUmemoryPool pool) {
   if (!out) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   const size_t rounded = (std::max<size_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
@@ -26,7 +26,12 @@ CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type, bool manage
   Driver& d = driver();
   std::lock_guard lock(d.mutex);
   *out = d.device.adopt(host, bytes ? bytes : 1);
-  d.allocations[*out] = {host, bytes, type, managed};
+  d.allocations[*out] = {host, bytes, type, managed, pool};
+  if (pool) {
+    pool->used += bytes;
+    pool->used_high = std::max(pool->used_high, pool->used);
+    pool->reserved_high = std::max(pool->reserved_high, pool->used);
+  }
   return CUDA_SUCCESS;
 }
 
@@ -37,6 +42,7 @@ CUresult release(uint64_t address) {
   if (it == d.allocations.end()) return CUDA_ERROR_INVALID_VALUE;
   d.device.free(address);
   std::free(it->second.host);
+  if (CUmemoryPool pool = it->second.pool) pool->used -= it->second.bytes;
   d.allocations.erase(it);
   return CUDA_SUCCESS;
 }
@@ -132,7 +138,7 @@ CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t wid
   *pitch = (width + 511) / 512 * 512;
   return allocate(dptr, *pitch * height);
 }
-CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream) { return allocate(dptr, bytes); }
+
 CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) { return dptr ? release(dptr) : CUDA_SUCCESS; }
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream) { return cuMemFree_v2(dptr); }
 

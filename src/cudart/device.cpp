@@ -1,7 +1,9 @@
 // Devices, their properties, versions and errors: the runtime's view of the driver's devices, each
 // used through its primary context.
 #include <cctype>
+#include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "runtime.h"
 
@@ -261,5 +263,36 @@ cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int* can, int, int) {
   *can = 0;
   return ready();
 }
+
+
+// The driver's entry points by name, as cuGetProcAddress answers (CUTLASS and libcu++ ask for
+// cuTensorMapEncodeTiled so); the query results share their values.
+cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned version,
+                                                       unsigned long long flags,
+                                                       cudaDriverEntryPointQueryResult* status) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SUCCESS;
+  const cudaError_t e = result(cuGetProcAddress_v2(symbol, fn, int(version), flags, &found));
+  if (status) *status = static_cast<cudaDriverEntryPointQueryResult>(found);
+  return e;
+}
+
+cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long flags,
+                                              cudaDriverEntryPointQueryResult* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, fn, CUDART_VERSION, flags, status);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* id, int length, int d) {
+  if (!id || length <= 0) return fail(cudaErrorInvalidValue);
+  int domain = 0, bus = 0, slot = 0;
+  for (auto [attr, v] : {std::pair{cudaDevAttrPciDomainId, &domain}, {cudaDevAttrPciBusId, &bus}, {cudaDevAttrPciDeviceId, &slot}})
+    if (cudaError_t e = cudaDeviceGetAttribute(v, attr, d); e != cudaSuccess) return e;
+  std::snprintf(id, size_t(length), "%04x:%02x:%02x.0", domain, bus, slot);
+  return cudaSuccess;
+}
+
+// A profiler's range: nothing to start or stop.
+cudaError_t CUDARTAPI cudaProfilerStart() { return ready(); }
+cudaError_t CUDARTAPI cudaProfilerStop() { return ready(); }
 
 }  // extern "C"

@@ -1,5 +1,7 @@
 // CUDA graphs and stream capture: the driver's (cuStreamBeginCapture, cuGraph*), with a kernel
 // node's host stub turned into its function.
+#include <utility>
+
 #include "runtime.h"
 
 using namespace ptxvm::cudart;
@@ -112,6 +114,16 @@ cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
 cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t exec) {
   if (cudaError_t e = ready(); e != cudaSuccess) return e;
   return result(cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(exec)));
+}
+
+
+// Which calls a capture forbids in other threads: nothing runs asynchronously here, so the mode
+// only changes hands.
+cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
+  if (!mode) return fail(cudaErrorInvalidValue);
+  thread_local cudaStreamCaptureMode current = cudaStreamCaptureModeGlobal;
+  std::swap(*mode, current);
+  return cudaSuccess;
 }
 
 }  // extern "C"

@@ -191,4 +191,26 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(cudaPointerAttributes* a, const v
   return cudaSuccess;
 }
 
+
+cudaError_t CUDARTAPI cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
+  if (width > pitch && height > 1) return fail(cudaErrorInvalidPitchValue);
+  for (size_t row = 0; row < height; ++row)
+    if (cudaError_t e = cudaMemset(static_cast<char*>(p) + row * pitch, value, width); e != cudaSuccess) return e;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemset2DAsync(void* p, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
+  return cudaMemset2D(p, pitch, value, width, height);
+}
+
+// One device: a peer copy is a copy.
+cudaError_t CUDARTAPI cudaMemcpyPeer(void* dst, int, const void* src, int, size_t bytes) {
+  return copy(dst, src, bytes, cudaMemcpyDefault);
+}
+
+cudaError_t CUDARTAPI cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                                          cudaStream_t) {
+  return cudaMemcpyPeer(dst, dst_device, src, src_device, bytes);
+}
+
 }  // extern "C"

@@ -291,4 +291,15 @@ cudaError_t CUDARTAPI cudaGetSymbolSize(size_t* size, const void* symbol) {
   return cudaSuccess;
 }
 
+
+cudaError_t CUDARTAPI cudaFuncGetName(const char** name, const void* func) {
+  if (!name) return fail(cudaErrorInvalidValue);
+  Runtime& rt = runtime();
+  std::lock_guard lock(rt.mutex);
+  auto it = rt.kernels.find(func);
+  if (it == rt.kernels.end()) return fail(cudaErrorInvalidDeviceFunction);
+  *name = it->second->name.c_str();
+  return cudaSuccess;
+}
+
 }  // extern "C"

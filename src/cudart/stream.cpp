@@ -97,4 +97,11 @@ cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event) {
   return result(cuEventDestroy_v2(reinterpret_cast<CUevent>(event)));
 }
 
+
+cudaError_t CUDARTAPI cudaStreamGetDevice(cudaStream_t, int* device) {
+  if (!device) return fail(cudaErrorInvalidValue);
+  *device = current_device();
+  return ready();
+}
+
 }  // extern "C"

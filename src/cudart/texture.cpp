@@ -234,4 +234,7 @@ cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
   return result(cuSurfObjectDestroy(object));
 }
 
+
+cudaError_t CUDARTAPI cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
+
 }  // extern "C"
