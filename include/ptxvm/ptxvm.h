@@ -100,6 +100,9 @@ public:
   // The most threads a CTA of the kernel may have: its .maxntid or .reqntid product (§11.4),
   // else 1024 (0 for a name that is no kernel).
   uint32_t max_threads(std::string_view kernel) const;
+  // The kernel's local memory per thread: its .local variables and its callees' along the deepest
+  // call path, as ptxas counts it (0 for a name that is no kernel).
+  uint32_t local_bytes(std::string_view kernel) const;
   // Why launch() would refuse this request (unknown kernel, argument sizes, the target's launch
   // limits and the kernel's directives), without running it; empty when it would run.
   std::string check_launch(std::string_view kernel, const LaunchConfig& config,

@@ -271,6 +271,10 @@ private:
         s.space = Space::Local;
         s.call_argument = d.space == ast::Space::Param;
         local_size_ += size;
+        if (!module_scope && !s.call_argument) {  // the function's own frame (own_local_)
+          if (own_local_.size() <= current_) own_local_.resize(current_ + 1, 0);
+          own_local_[current_] = align_up(own_local_[current_], align) + size;
+        }
         prog_.local_objects.push_back({static_cast<uint32_t>(s.address), static_cast<uint32_t>(size), n.name,
                                        module_scope ? -1 : static_cast<int32_t>(current_)});
         break;
@@ -454,6 +458,7 @@ private:
           if (g < prog_.functions.size() && reached.insert(g).second) work.push_back(g);
       }
       kernel.reached.assign(reached.begin(), reached.end());
+      kernel.local_size = static_cast<uint32_t>(stack_bytes(k, calls));
       if (std::any_of(reached.begin(), reached.end(), [&](uint32_t f) { return calls_indirectly[f]; })) {
         kernel.reached.resize(prog_.functions.size());
         std::iota(kernel.reached.begin(), kernel.reached.end(), 0u);
@@ -844,7 +849,19 @@ private:
   std::vector<SharedVar> shared_vars_;
   bool negatable_ = false;       // the operand being lowered may be a negated register (isa::Operand)
   bool taking_address_ = false;  // the operand being lowered takes a variable's address (isa::Operand)
+  // A function's local memory as ptxas counts a kernel's (tests/hw/driver/occupancy, an H200's
+  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES): its own .local variables and, along its deepest call
+  // path, its callees'; a call back into the path adds nothing more.
+  uint64_t stack_bytes(uint32_t f, const std::vector<std::set<uint32_t>>& calls, std::set<uint32_t> path = {}) const {
+    path.insert(f);
+    uint64_t deepest = 0;
+    for (uint32_t g : calls[f])
+      if (g < calls.size() && !path.count(g)) deepest = std::max(deepest, stack_bytes(g, calls, path));
+    return (f < own_local_.size() ? own_local_[f] : 0) + deepest;
+  }
+
   uint64_t local_size_ = 0;
+  std::vector<uint64_t> own_local_;  // per function, the bytes of its own .local variables
   uint32_t next_slot_ = 0;
   uint32_t next_pred_ = 0;
   uint32_t current_ = 0;

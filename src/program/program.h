@@ -117,6 +117,9 @@ struct Function {
   // A kernel's functions: itself and the device functions it may call, sorted (every function of
   // the module when it makes an indirect call).
   std::vector<uint32_t> reached;
+  // A kernel's local memory per thread as the driver reports it (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES):
+  // its own .local variables and its callees' along the deepest call path (lower.cpp stack_bytes).
+  uint32_t local_size = 0;
 };
 
 // A module-scope .global or .const variable (§5.1.3, §5.1.4): its global address, or its offset

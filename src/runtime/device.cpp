@@ -124,6 +124,11 @@ uint32_t Module::max_threads(std::string_view name) const {
   return f->max_ntid[0] * std::max(f->max_ntid[1], 1u) * std::max(f->max_ntid[2], 1u);
 }
 
+uint32_t Module::local_bytes(std::string_view name) const {
+  const program::Function* f = impl_->program.find(std::string(name));
+  return f && f->is_entry && f->defined ? f->local_size : 0;
+}
+
 std::string Module::check_launch(std::string_view name, const LaunchConfig& config,
                                  const std::vector<KernelArg>& args) const {
   const program::Function* f = impl_->program.find(std::string(name));

@@ -198,6 +198,49 @@ TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
+// Blocks per SM and each kernel's local memory, against an H200's answers for the same kernels
+// (tests/hw/driver/occupancy: answers.txt, recorded from occupancy.cu, whose PTX this loads).
+TEST_F(Driver, OccupancyAndLocalSizeAnswerAsAnH200) {
+  const std::string dir = std::string(PTXVM_SOURCE_DIR) + "/tests/hw/driver/occupancy/";
+  std::ifstream ptx_file(dir + "occupancy.sm_90.ptx");
+  std::stringstream ptx;
+  ptx << ptx_file.rdbuf();
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.str().c_str()), CUDA_SUCCESS);
+  auto function = [&](const std::string& kernel) {
+    const std::string mangled = "_Z" + std::to_string(kernel.size()) + kernel + "Pi";
+    CUfunction f = nullptr;
+    EXPECT_EQ(cuModuleGetFunction(&f, m, mangled.c_str()), CUDA_SUCCESS) << mangled;
+    return f;
+  };
+  std::ifstream answers(dir + "answers.txt");
+  int blocks_rows = 0, local_rows = 0;
+  for (std::string line; std::getline(answers, line);) {
+    std::istringstream in(line);
+    std::string what, kernel, word;
+    in >> what >> kernel;
+    if (what == "blocks") {
+      int threads, dynamic, result, blocks;
+      in >> word >> threads >> word >> dynamic >> word >> result >> blocks;
+      int got = -1;
+      EXPECT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&got, function(kernel), threads, size_t(dynamic)),
+                CUresult(result));
+      EXPECT_EQ(got, blocks) << line;
+      ++blocks_rows;
+    } else if (what == "local") {
+      int local;
+      in >> word >> local;
+      int got = -1;
+      EXPECT_EQ(cuFuncGetAttribute(&got, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function(kernel)), CUDA_SUCCESS);
+      EXPECT_EQ(got, local) << line;
+      ++local_rows;
+    }
+  }
+  EXPECT_EQ(blocks_rows, 56);
+  EXPECT_EQ(local_rows, 3);
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
 // Stream capture records instead of running; the graph runs its nodes at each launch, in order.
 TEST_F(Driver, CapturedWorkRunsAtEachGraphLaunch) {
   const int n = 300;

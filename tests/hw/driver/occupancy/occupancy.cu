@@ -1,6 +1,9 @@
-// What the real driver answers to cuOccupancyAvailableDynamicSMemPerBlock and
-// cuOccupancyMaxActiveClusters (tests/cuda/driver_api_test.cpp holds ptxvm's driver to it):
-//   nvcc -o /tmp/occ occupancy.cu -lcuda && /tmp/occ > answers.txt
+// What the real driver answers to cuOccupancyAvailableDynamicSMemPerBlock,
+// cuOccupancyMaxActiveClusters and cuOccupancyMaxActiveBlocksPerMultiprocessor, and the local
+// memory it gives kernels with local arrays (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+// (tests/cuda/driver_api_test.cpp holds ptxvm's driver to it):
+//   nvcc -arch=sm_90 -o /tmp/occ occupancy.cu -lcuda && /tmp/occ > answers.txt
+// and its PTX, which the test loads: nvcc -arch=sm_90 -ptx -o occupancy.sm_90.ptx occupancy.cu
 #include <cuda.h>
 
 #include <cstdio>
@@ -11,6 +14,25 @@ __global__ void static_4k(int* p) {
   s[threadIdx.x] = threadIdx.x;
   __syncthreads();
   p[threadIdx.x] = s[1023 - threadIdx.x];
+}
+
+// Local arrays indexed at run time live in local memory: the kernel's own, and a device
+// function's that is not inlined.
+__global__ void local_400(int* p) {
+  int buf[100];
+  for (int i = 0; i < 100; ++i) buf[i] = p[i] * i;
+  p[threadIdx.x] = buf[p[threadIdx.x] % 100];
+}
+__device__ __noinline__ int callee_256(const int* p, int k) {
+  int buf[64];
+  for (int i = 0; i < 64; ++i) buf[i] = p[i] + k;
+  return buf[p[k] % 64];
+}
+__global__ void local_via_call(int* p) { p[threadIdx.x] = callee_256(p, threadIdx.x); }
+__global__ void local_both(int* p) {
+  int buf[20];
+  for (int i = 0; i < 20; ++i) buf[i] = p[i];
+  p[threadIdx.x] = buf[p[threadIdx.x] % 20] + callee_256(p, threadIdx.x);
 }
 
 int main() {
@@ -29,6 +51,24 @@ int main() {
   cudaGetFuncBySymbol(&fns[0], reinterpret_cast<const void*>(none));
   cudaGetFuncBySymbol(&fns[1], reinterpret_cast<const void*>(static_4k));
   const char* names[2] = {"none", "static_4k"};
+  for (int k = 0; k < 2; ++k)
+    for (int threads : {32, 128, 256, 1024})
+      for (int dynamic : {0, 1024, 8192, 29184, 32768, 49152, 65536}) {
+        int blocks = -1;
+        const CUresult r = cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fns[k], threads, size_t(dynamic));
+        std::printf("blocks %s threads %d dynamic %d -> %d %d\n", names[k], threads, dynamic, int(r), blocks);
+      }
+  const void* locals[3] = {reinterpret_cast<const void*>(local_400), reinterpret_cast<const void*>(local_via_call),
+                           reinterpret_cast<const void*>(local_both)};
+  const char* local_names[3] = {"local_400", "local_via_call", "local_both"};
+  for (int k = 0; k < 3; ++k) {
+    CUfunction f;
+    cudaGetFuncBySymbol(&f, locals[k]);
+    int local = -1, constant = -1;
+    cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);
+    cuFuncGetAttribute(&constant, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, f);
+    std::printf("local %s -> %d const %d\n", local_names[k], local, constant);
+  }
   for (int k = 0; k < 2; ++k) {
     for (int blocks : {1, 2, 3, 4, 8, 16, 32})
       for (int threads : {32, 128, 1024}) {
