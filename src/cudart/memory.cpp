@@ -16,6 +16,16 @@ cudaError_t copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) 
   return result(cuMemcpy(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), bytes));
 }
 
+// [offset, offset + bytes) of a registered variable's device memory: its address.
+cudaError_t symbol_bytes(const void* symbol, size_t offset, size_t bytes, CUdeviceptr* at) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  size_t size;
+  if (cudaError_t e = variable_of(symbol, at, &size); e != cudaSuccess) return fail(e);
+  if (offset + bytes > size) return fail(cudaErrorInvalidValue);
+  *at += offset;
+  return cudaSuccess;
+}
+
 }  // namespace
 
 extern "C" {
@@ -138,12 +148,9 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* p, int value, size_t bytes, cudaStre
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void* symbol, const void* src, size_t bytes, size_t offset,
                                          cudaMemcpyKind kind) {
-  if (cudaError_t e = ready(); e != cudaSuccess) return e;
   CUdeviceptr at;
-  size_t size;
-  if (cudaError_t e = variable_of(symbol, &at, &size); e != cudaSuccess) return fail(e);
-  if (offset + bytes > size) return fail(cudaErrorInvalidValue);
-  return copy(reinterpret_cast<void*>(at + offset), src, bytes, kind);
+  if (cudaError_t e = symbol_bytes(symbol, offset, bytes, &at); e != cudaSuccess) return e;
+  return copy(reinterpret_cast<void*>(at), src, bytes, kind);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t bytes, size_t offset,
@@ -153,12 +160,9 @@ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* sr
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, size_t offset,
                                            cudaMemcpyKind kind) {
-  if (cudaError_t e = ready(); e != cudaSuccess) return e;
   CUdeviceptr at;
-  size_t size;
-  if (cudaError_t e = variable_of(symbol, &at, &size); e != cudaSuccess) return fail(e);
-  if (offset + bytes > size) return fail(cudaErrorInvalidValue);
-  return copy(dst, reinterpret_cast<const void*>(at + offset), bytes, kind);
+  if (cudaError_t e = symbol_bytes(symbol, offset, bytes, &at); e != cudaSuccess) return e;
+  return copy(dst, reinterpret_cast<const void*>(at), bytes, kind);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t bytes, size_t offset,

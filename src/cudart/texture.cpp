@@ -167,26 +167,18 @@ cudaError_t CUDARTAPI cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   const size_t element = p->srcArray   ? element_bytes(reinterpret_cast<CUarray>(p->srcArray))
                          : p->dstArray ? element_bytes(reinterpret_cast<CUarray>(p->dstArray))
                                        : 1;
-  if (p->srcArray) {
-    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    c.srcArray = reinterpret_cast<CUarray>(p->srcArray);
-  } else {
-    c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-    c.srcDevice = reinterpret_cast<CUdeviceptr>(p->srcPtr.ptr);
-    c.srcPitch = p->srcPtr.pitch;
-    c.srcHeight = p->srcPtr.ysize;
-  }
-  c.srcXInBytes = p->srcPos.x * element, c.srcY = p->srcPos.y, c.srcZ = p->srcPos.z;
-  if (p->dstArray) {
-    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-    c.dstArray = reinterpret_cast<CUarray>(p->dstArray);
-  } else {
-    c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-    c.dstDevice = reinterpret_cast<CUdeviceptr>(p->dstPtr.ptr);
-    c.dstPitch = p->dstPtr.pitch;
-    c.dstHeight = p->dstPtr.ysize;
-  }
-  c.dstXInBytes = p->dstPos.x * element, c.dstY = p->dstPos.y, c.dstZ = p->dstPos.z;
+  // one side of the copy: an array, or memory at a pitched pointer
+  auto side = [&](cudaArray_t array, const cudaPitchedPtr& at, const cudaPos& pos, CUmemorytype& type, CUarray& to_array,
+                  CUdeviceptr& to, size_t& pitch, size_t& height, size_t& x, size_t& y, size_t& z) {
+    type = array ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED;
+    to_array = reinterpret_cast<CUarray>(array);
+    if (!array) to = reinterpret_cast<CUdeviceptr>(at.ptr), pitch = at.pitch, height = at.ysize;
+    x = pos.x * element, y = pos.y, z = pos.z;
+  };
+  side(p->srcArray, p->srcPtr, p->srcPos, c.srcMemoryType, c.srcArray, c.srcDevice, c.srcPitch, c.srcHeight,
+       c.srcXInBytes, c.srcY, c.srcZ);
+  side(p->dstArray, p->dstPtr, p->dstPos, c.dstMemoryType, c.dstArray, c.dstDevice, c.dstPitch, c.dstHeight,
+       c.dstXInBytes, c.dstY, c.dstZ);
   c.WidthInBytes = p->extent.width * element;
   c.Height = std::max<size_t>(p->extent.height, 1), c.Depth = std::max<size_t>(p->extent.depth, 1);
   return result(cuMemcpy3D_v2(&c));

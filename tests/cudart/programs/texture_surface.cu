@@ -1,6 +1,6 @@
 // Texture and surface objects on CUDA arrays: a 2D float array read with point and linear
-// filtering (weights of one half, exact), a bilinear resize of an 8-bit image read as normalized
-// floats, and a surface written by one kernel and read back through a texture by another.
+// filtering (weights of one half, exact), an RGBA8 surface written by one kernel and read back
+// as normalized floats through a texture by another, and a 3D array copied in and out.
 #include <vector>
 #include "check.h"
 
@@ -83,6 +83,28 @@ int main() {
   unsigned flags;
   CHECK(cudaArrayGetInfo(&back, &extent, &flags, image));
   EXPECT(back.x == 8 && back.w == 8 && back.f == cudaChannelFormatKindUnsigned && extent.width == w && extent.height == h);
+  // A 3D array through cudaMemcpy3D, in and back out, from a box inside it.
+  cudaArray_t volume;
+  CHECK(cudaMalloc3DArray(&volume, &f, make_cudaExtent(8, 4, 3)));
+  std::vector<float> cube(8 * 4 * 3), round_trip(4 * 2 * 2, -1.0f);
+  for (size_t i = 0; i < cube.size(); ++i) cube[i] = float(i);
+  cudaMemcpy3DParms in = {};
+  in.srcPtr = make_cudaPitchedPtr(cube.data(), 8 * 4, 8, 4);
+  in.dstArray = volume;
+  in.extent = make_cudaExtent(8, 4, 3);
+  in.kind = cudaMemcpyHostToDevice;
+  CHECK(cudaMemcpy3D(&in));
+  cudaMemcpy3DParms outward = {};
+  outward.srcArray = volume;
+  outward.srcPos = make_cudaPos(2, 1, 1);
+  outward.dstPtr = make_cudaPitchedPtr(round_trip.data(), 4 * 4, 4, 2);
+  outward.extent = make_cudaExtent(4, 2, 2);
+  outward.kind = cudaMemcpyDeviceToHost;
+  CHECK(cudaMemcpy3D(&outward));
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 4; ++x) EXPECT(round_trip[(z * 2 + y) * 4 + x] == cube[((z + 1) * 4 + y + 1) * 8 + x + 2]);
+  CHECK(cudaFreeArray(volume));
   CHECK(cudaDestroyTextureObject(point));
   CHECK(cudaDestroyTextureObject(linear));
   CHECK(cudaDestroyTextureObject(normalized));
