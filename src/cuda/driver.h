@@ -76,7 +76,9 @@ struct CUgraphNode_st {
   CUDA_MEMCPY3D copy{};           // a copy
   CUDA_MEMSET_NODE_PARAMS set{};  // a memset
   CUDA_HOST_NODE_PARAMS host{};   // a host function
+  std::vector<CUgraphNode_st> child;  // a child graph: copies of its nodes
   std::vector<CUgraphNode_st*> dependencies;
+  std::vector<void*> arg_pointers;  // cuGraphKernelNodeGetParams's kernelParams, into args
 };
 
 // A graph: its nodes in the order they were added, which follows their dependencies (a node
@@ -86,9 +88,10 @@ struct CUgraph_st {
   CUgraphNode last = nullptr;  // the node added last: what stream capture adds after
 };
 
-// An executable graph: the nodes, copied at instantiation.
+// An executable graph: the nodes, copied at instantiation, and the graph's nodes they copy.
 struct CUgraphExec_st {
   std::vector<CUgraphNode_st> nodes;
+  std::vector<CUgraphNode> from;
 };
 
 struct CUevent_st {

@@ -36,8 +36,23 @@ CUresult run_node(const CUgraphNode_st& n) {
     }
     return CUDA_SUCCESS;
   case CU_GRAPH_NODE_TYPE_HOST: n.host.fn(n.host.userData); return CUDA_SUCCESS;
+  case CU_GRAPH_NODE_TYPE_GRAPH:
+    for (const CUgraphNode_st& c : n.child)
+      if (CUresult r = run_node(c)) return r;
+    return CUDA_SUCCESS;
   default: return CUDA_SUCCESS;
   }
+}
+
+// A kernel node's launch and arguments from the driver's description.
+CUresult kernel_node(const CUDA_KERNEL_NODE_PARAMS* p, CUgraphNode_st& node) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  node.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  node.function = p->func ? p->func : reinterpret_cast<CUfunction>(p->kern);  // a CUkernel is its CUfunction
+  if (!node.function) return CUDA_ERROR_INVALID_VALUE;
+  node.config = config_of(node.function, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+                          p->blockDimZ, p->sharedMemBytes);
+  return arguments(node.function, p->kernelParams, p->extra, node.args);
 }
 
 // Adds `node` to `graph` after `count` nodes of it.
@@ -118,15 +133,56 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
 
 CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
                                          const CUDA_KERNEL_NODE_PARAMS* p) {
-  if (!p) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   CUgraphNode_st node;
-  node.type = CU_GRAPH_NODE_TYPE_KERNEL;
-  node.function = p->func ? p->func : reinterpret_cast<CUfunction>(p->kern);  // a CUkernel is its CUfunction
-  if (!node.function) return CUDA_ERROR_INVALID_VALUE;
-  node.config = config_of(node.function, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-                          p->blockDimZ, p->sharedMemBytes);
-  if (CUresult r = arguments(node.function, p->kernelParams, p->extra, node.args)) return r;
+  if (CUresult r = kernel_node(p, node)) return r;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult CUDAAPI cuGraphKernelNodeGetParams_v2(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS* p) {
+  if (!node || !p || node->type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  *p = {};
+  p->func = node->function;
+  p->gridDimX = node->config.grid.x, p->gridDimY = node->config.grid.y, p->gridDimZ = node->config.grid.z;
+  p->blockDimX = node->config.block.x, p->blockDimY = node->config.block.y, p->blockDimZ = node->config.block.z;
+  p->sharedMemBytes = static_cast<unsigned>(node->config.shared_bytes);
+  node->arg_pointers.clear();
+  for (ptxvm::KernelArg& a : node->args) node->arg_pointers.push_back(a.bytes.data());
+  p->kernelParams = node->arg_pointers.data();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphKernelNodeSetParams_v2(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* p) {
+  if (!node || node->type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  CUgraphNode_st changed = *node;
+  if (CUresult r = kernel_node(p, changed)) return r;
+  *node = std::move(changed);
+  return CUDA_SUCCESS;
+}
+
+// The executable graph's copy of `node` takes new parameters (the same kernel's, or another of
+// the same module, as CUDA allows).
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* p) {
+  if (!exec || !node) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < exec->from.size(); ++i)
+    if (exec->from[i] == node) {
+      if (exec->nodes[i].type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+      CUgraphNode_st changed = exec->nodes[i];
+      if (CUresult r = kernel_node(p, changed)) return r;
+      if (changed.function->module != exec->nodes[i].function->module) return CUDA_ERROR_INVALID_VALUE;
+      exec->nodes[i] = std::move(changed);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies,
+                                          size_t count, CUgraph child) {
+  if (!child) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_GRAPH;
+  for (const auto& n : child->nodes) node.child.push_back(*n);
   return add(out, graph, dependencies, count, std::move(node));
 }
 
@@ -183,7 +239,7 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, u
   if (!exec || !graph) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   *exec = new CUgraphExec_st;
-  for (const auto& n : graph->nodes) (*exec)->nodes.push_back(*n);
+  for (const auto& n : graph->nodes) (*exec)->nodes.push_back(*n), (*exec)->from.push_back(n.get());
   return CUDA_SUCCESS;
 }
 
@@ -196,7 +252,13 @@ CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph, 
 CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  if (capturing(stream)) return CUDA_ERROR_NOT_SUPPORTED;  // a graph launch captured as a child graph
+  if (CUgraph_st* g = capturing(stream)) {  // captured as a child graph
+    CUgraphNode_st node;
+    node.type = CU_GRAPH_NODE_TYPE_GRAPH;
+    node.child = exec->nodes;
+    record(g, std::move(node));
+    return CUDA_SUCCESS;
+  }
   for (const CUgraphNode_st& n : exec->nodes)
     if (CUresult r = run_node(n)) return r;
   return CUDA_SUCCESS;

@@ -6,6 +6,26 @@
 
 using namespace ptxvm::cudart;
 
+namespace {
+
+// The runtime's kernel node description as the driver's: the host stub's function.
+cudaError_t driver_params(const cudaKernelNodeParams* p, CUDA_KERNEL_NODE_PARAMS& d) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  cudaError_t error = cudaSuccess;
+  Kernel* k = kernel_of(p->func, &error);
+  if (!k) return fail(error);
+  d = {};
+  d.func = k->function;
+  d.gridDimX = p->gridDim.x, d.gridDimY = p->gridDim.y, d.gridDimZ = p->gridDim.z;
+  d.blockDimX = p->blockDim.x, d.blockDimY = p->blockDim.y, d.blockDimZ = p->blockDim.z;
+  d.sharedMemBytes = p->sharedMemBytes;
+  d.kernelParams = p->kernelParams;
+  d.extra = p->extra;
+  return cudaSuccess;
+}
+
+}  // namespace
+
 extern "C" {
 
 cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode) {
@@ -35,20 +55,52 @@ cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
 
 cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
                                              size_t count, const cudaKernelNodeParams* p) {
-  if (!p) return fail(cudaErrorInvalidValue);
   if (cudaError_t e = ready(); e != cudaSuccess) return e;
-  cudaError_t error = cudaSuccess;
-  Kernel* k = kernel_of(p->func, &error);
-  if (!k) return fail(error);
-  CUDA_KERNEL_NODE_PARAMS d{};
-  d.func = k->function;
-  d.gridDimX = p->gridDim.x, d.gridDimY = p->gridDim.y, d.gridDimZ = p->gridDim.z;
-  d.blockDimX = p->blockDim.x, d.blockDimY = p->blockDim.y, d.blockDimZ = p->blockDim.z;
-  d.sharedMemBytes = p->sharedMemBytes;
-  d.kernelParams = p->kernelParams;
-  d.extra = p->extra;
+  CUDA_KERNEL_NODE_PARAMS d;
+  if (cudaError_t e = driver_params(p, d); e != cudaSuccess) return e;
   return result(cuGraphAddKernelNode_v2(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
                                         reinterpret_cast<const CUgraphNode*>(deps), count, &d));
+}
+
+cudaError_t CUDARTAPI cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_KERNEL_NODE_PARAMS d;
+  if (cudaError_t e = driver_params(p, d); e != cudaSuccess) return e;
+  return result(cuGraphKernelNodeSetParams_v2(reinterpret_cast<CUgraphNode>(node), &d));
+}
+
+cudaError_t CUDARTAPI cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                       const cudaKernelNodeParams* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_KERNEL_NODE_PARAMS d;
+  if (cudaError_t e = driver_params(p, d); e != cudaSuccess) return e;
+  return result(cuGraphExecKernelNodeSetParams_v2(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraphNode>(node), &d));
+}
+
+// The node's description with its kernel named by its host stub again.
+cudaError_t CUDARTAPI cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_KERNEL_NODE_PARAMS d;
+  if (cudaError_t e = result(cuGraphKernelNodeGetParams_v2(reinterpret_cast<CUgraphNode>(node), &d)); e != cudaSuccess)
+    return e;
+  *p = {};
+  Runtime& rt = runtime();
+  std::lock_guard lock(rt.mutex);
+  for (const auto& [stub, k] : rt.kernels)
+    if (k->function == d.func) p->func = const_cast<void*>(stub);
+  p->gridDim = dim3(d.gridDimX, d.gridDimY, d.gridDimZ);
+  p->blockDim = dim3(d.blockDimX, d.blockDimY, d.blockDimZ);
+  p->sharedMemBytes = d.sharedMemBytes;
+  p->kernelParams = d.kernelParams;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                                 size_t count, cudaGraph_t child) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphAddChildGraphNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                         reinterpret_cast<const CUgraphNode*>(deps), count, reinterpret_cast<CUgraph>(child)));
 }
 
 // Addresses are unified (docs/Driver.md): every kind is one copy between them.

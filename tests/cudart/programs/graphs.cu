@@ -84,6 +84,46 @@ int main() {
   CHECK(cudaStreamSynchronize(s));
   for (int i = 0; i < n; ++i) EXPECT(out[i] == (i < half ? 6 : 10));
 
+  // The built graph as a child of another, after a kernel whose parameters the executable graph
+  // then changes (cudaGraphExecKernelNodeSetParams); and a graph launch captured as a child.
+  cudaGraph_t parent;
+  CHECK(cudaGraphCreate(&parent, 0));
+  cudaGraphNode_t child, doubling;
+  CHECK(cudaGraphAddChildGraphNode(&child, parent, nullptr, 0, graph));
+  int whole = n;
+  void* all_args[] = {&d, &whole};
+  k.func = (void*)twice;
+  k.gridDim = dim3((n + 127) / 128);
+  k.kernelParams = all_args;
+  CHECK(cudaGraphAddKernelNode(&doubling, parent, &child, 1, &k));
+  cudaKernelNodeParams read_back = {};
+  CHECK(cudaGraphKernelNodeGetParams(doubling, &read_back));
+  EXPECT(read_back.func == (void*)twice && read_back.gridDim.x == k.gridDim.x);
+  cudaGraphExec_t nested;
+  CHECK(cudaGraphInstantiate(&nested, parent, 0));
+  CHECK(cudaGraphLaunch(nested, s));
+  int first_word = 0;
+  CHECK(cudaMemcpy(&first_word, d, 4, cudaMemcpyDeviceToHost));
+  EXPECT(first_word == 12);  // (5 + 1) * 2: the child's copy ran before the doubling
+  k.func = (void*)add_one;
+  CHECK(cudaGraphExecKernelNodeSetParams(nested, doubling, &k));
+  CHECK(cudaGraphLaunch(nested, s));
+  CHECK(cudaMemcpy(&first_word, d, 4, cudaMemcpyDeviceToHost));
+  EXPECT(first_word == 7);  // 5 + 1 + 1
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CHECK(cudaGraphLaunch(nested, s));
+  add_one<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+  cudaGraph_t outer;
+  CHECK(cudaStreamEndCapture(s, &outer));
+  cudaGraphExec_t outer_exec;
+  CHECK(cudaGraphInstantiate(&outer_exec, outer, 0));
+  CHECK(cudaGraphLaunch(outer_exec, s));
+  CHECK(cudaMemcpy(&first_word, d, 4, cudaMemcpyDeviceToHost));
+  EXPECT(first_word == 8);
+  CHECK(cudaGraphExecDestroy(outer_exec));
+  CHECK(cudaGraphExecDestroy(nested));
+  CHECK(cudaGraphDestroy(outer));
+  CHECK(cudaGraphDestroy(parent));
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphExecDestroy(built));
   CHECK(cudaGraphDestroy(captured));
