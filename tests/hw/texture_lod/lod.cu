@@ -62,6 +62,17 @@ int main() {
     const float a = float(deg) * 3.14159265f / 180;
     g.push_back({4.0f, 0, 4.0f * std::cos(a), 4.0f * std::sin(a)});
   }
+  // A second gradient of other lengths turning from the first (4 texels along x), and the pair
+  // turned together by 30 degrees.
+  for (float r : {1.0f, 2.0f, 3.0f, 6.0f, 8.0f})
+    for (int deg = 0; deg <= 90; deg += 5) {
+      const float a = float(deg) * 3.14159265f / 180;
+      g.push_back({4.0f, 0, r * std::cos(a), r * std::sin(a)});
+    }
+  for (int deg = 0; deg <= 90; deg += 5) {
+    const float a = float(deg) * 3.14159265f / 180, t = 30 * 3.14159265f / 180;
+    g.push_back({4.0f * std::cos(t), 4.0f * std::sin(t), 4.0f * std::cos(a + t), 4.0f * std::sin(a + t)});
+  }
   float4* dg;
   float* dout;
   cudaMalloc(&dg, g.size() * sizeof(float4));
