@@ -1,0 +1,63 @@
+// tex.grad's level of detail in 2D (level_of_detail.h), from the H200's lookups recorded in
+// tests/hw/texture_lod:
+//  - each gradient component keeps 10 significant bits (truncated);
+//  - a vector's length is max + 1409/4096 min of its components' magnitudes;
+//  - the footprint is the longer of the two gradients' lengths and 11/16 of the longer of their
+//    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not);
+//  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps.
+#include "texture/level_of_detail.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace ptxvm::texture {
+namespace {
+
+// 256 log2(1 + f/256), as the H200 answers for f = 0..255 (the sweep of one axis-aligned gradient
+// from 1 to 2 texels in tests/hw/texture_lod/lod.txt): within one step of the exact value rounded up.
+constexpr uint16_t kLog2[256] = {
+    0, 2, 4, 5, 6, 8, 9, 11, 12, 13, 15, 16, 18, 19, 20, 22,
+    23, 24, 26, 27, 28, 30, 31, 32, 34, 35, 36, 38, 39, 40, 42, 43,
+    44, 45, 47, 48, 49, 50, 52, 53, 54, 55, 57, 58, 59, 60, 62, 63,
+    64, 65, 66, 68, 69, 70, 71, 72, 74, 75, 76, 77, 78, 79, 81, 82,
+    83, 84, 85, 86, 88, 89, 90, 91, 92, 93, 94, 95, 97, 98, 99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
+};
+
+float significant(float x) {
+  int e;
+  const float m = std::frexp(std::fabs(x), &e);
+  return std::ldexp(std::floor(m * 1024) / 1024, e);
+}
+
+float length(float u, float v) {
+  const float a = significant(u), b = significant(v);
+  return std::max(a, b) + std::min(a, b) * (1409.0f / 4096);
+}
+
+}  // namespace
+
+float grad_level_2d(float ddx_u, float ddx_v, float ddy_u, float ddy_v) {
+  const float across = std::max(length(ddx_u + ddy_u, ddx_v + ddy_v), length(ddx_u - ddy_u, ddx_v - ddy_v));
+  const float footprint = std::max({length(ddx_u, ddx_v), length(ddy_u, ddy_v), across * (11.0f / 16)});
+  if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
+  if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
+  int e;
+  const float m = std::frexp(footprint, &e);  // footprint = 2^(e-1) (1 + f/256 + ...)
+  const unsigned f = std::min(255u, static_cast<unsigned>((m * 2 - 1) * 256));
+  return float(e - 1) + float(kLog2[f]) / 256;
+}
+
+}  // namespace ptxvm::texture
