@@ -103,6 +103,9 @@ public:
   // The kernel's local memory per thread: its .local variables and its callees' along the deepest
   // call path, as ptxas counts it (0 for a name that is no kernel).
   uint32_t local_bytes(std::string_view kernel) const;
+  // The module's constant bank (its .const variables, laid out in declaration order), which every
+  // kernel of the module is given (CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES).
+  uint32_t constant_bytes() const;
   // Why launch() would refuse this request (unknown kernel, argument sizes, the target's launch
   // limits and the kernel's directives), without running it; empty when it would run.
   std::string check_launch(std::string_view kernel, const LaunchConfig& config,

@@ -254,7 +254,8 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute attr, CUfun
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *value = f->cluster[2]; break;
   case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *value = f->non_portable_cluster; break;
   case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = static_cast<int>(f->module->module->local_bytes(f->name)); break;
-  default: *value = 0;  // the constant size: ptxvm does not report it yet
+  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = static_cast<int>(f->module->module->constant_bytes()); break;
+  default: *value = 0;
   }
   return CUDA_SUCCESS;
 }

@@ -124,6 +124,8 @@ uint32_t Module::max_threads(std::string_view name) const {
   return f->max_ntid[0] * std::max(f->max_ntid[1], 1u) * std::max(f->max_ntid[2], 1u);
 }
 
+uint32_t Module::constant_bytes() const { return static_cast<uint32_t>(impl_->program.constants.bytes.size()); }
+
 uint32_t Module::local_bytes(std::string_view name) const {
   const program::Function* f = impl_->program.find(std::string(name));
   return f && f->is_entry && f->defined ? f->local_size : 0;

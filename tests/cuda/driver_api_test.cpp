@@ -198,7 +198,7 @@ TEST_F(Driver, CaptureLoadingModeAndOccupancyQueries) {
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
-// Blocks per SM and each kernel's local memory, against an H200's answers for the same kernels
+// Blocks per SM and each kernel's local and constant memory, against an H200's answers for the same kernels
 // (tests/hw/driver/occupancy: answers.txt, recorded from occupancy.cu, whose PTX this loads).
 TEST_F(Driver, OccupancyAndLocalSizeAnswerAsAnH200) {
   const std::string dir = std::string(PTXVM_SOURCE_DIR) + "/tests/hw/driver/occupancy/";
@@ -228,16 +228,18 @@ TEST_F(Driver, OccupancyAndLocalSizeAnswerAsAnH200) {
       EXPECT_EQ(got, blocks) << line;
       ++blocks_rows;
     } else if (what == "local") {
-      int local;
-      in >> word >> local;
+      int local, constant;
+      in >> word >> local >> word >> constant;
       int got = -1;
       EXPECT_EQ(cuFuncGetAttribute(&got, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function(kernel)), CUDA_SUCCESS);
       EXPECT_EQ(got, local) << line;
+      EXPECT_EQ(cuFuncGetAttribute(&got, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, function(kernel)), CUDA_SUCCESS);
+      EXPECT_EQ(got, constant) << line;
       ++local_rows;
     }
   }
   EXPECT_EQ(blocks_rows, 56);
-  EXPECT_EQ(local_rows, 3);
+  EXPECT_EQ(local_rows, 6);
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 

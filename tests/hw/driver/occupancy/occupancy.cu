@@ -35,6 +35,13 @@ __global__ void local_both(int* p) {
   p[threadIdx.x] = buf[p[threadIdx.x] % 20] + callee_256(p, threadIdx.x);
 }
 
+// __constant__ memory: CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES of kernels that read 400 and 40 bytes of
+// it, and of one that reads none.
+__constant__ float table_400[100];
+__constant__ int table_40[10];
+__global__ void const_400(int* p) { p[threadIdx.x] = int(table_400[p[threadIdx.x] % 100]); }
+__global__ void const_40(int* p) { p[threadIdx.x] = table_40[p[threadIdx.x] % 10]; }
+
 int main() {
   cuInit(0);
   CUdevice dev;
@@ -58,10 +65,11 @@ int main() {
         const CUresult r = cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fns[k], threads, size_t(dynamic));
         std::printf("blocks %s threads %d dynamic %d -> %d %d\n", names[k], threads, dynamic, int(r), blocks);
       }
-  const void* locals[3] = {reinterpret_cast<const void*>(local_400), reinterpret_cast<const void*>(local_via_call),
-                           reinterpret_cast<const void*>(local_both)};
-  const char* local_names[3] = {"local_400", "local_via_call", "local_both"};
-  for (int k = 0; k < 3; ++k) {
+  const void* locals[6] = {reinterpret_cast<const void*>(local_400), reinterpret_cast<const void*>(local_via_call),
+                           reinterpret_cast<const void*>(local_both), reinterpret_cast<const void*>(const_400),
+                           reinterpret_cast<const void*>(const_40), reinterpret_cast<const void*>(none)};
+  const char* local_names[6] = {"local_400", "local_via_call", "local_both", "const_400", "const_40", "none"};
+  for (int k = 0; k < 6; ++k) {
     CUfunction f;
     cudaGetFuncBySymbol(&f, locals[k]);
     int local = -1, constant = -1;
