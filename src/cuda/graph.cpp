@@ -264,6 +264,41 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   return CUDA_SUCCESS;
 }
 
+// The executable graph takes the parameters of `graph`, whose nodes must be the ones it was made
+// from in number, kind and dependencies (a kernel node's kernel may change within its module).
+CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo* info) {
+  if (!exec || !graph) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  auto refuse = [&](CUgraphExecUpdateResult why, CUgraphNode node) {
+    if (info) *info = {why, node, nullptr};
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  };
+  if (graph->nodes.size() != exec->nodes.size()) return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
+  auto index_of = [](const CUgraph_st& g, const CUgraphNode_st* n) {
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      if (g.nodes[i].get() == n) return i;
+    return g.nodes.size();
+  };
+  for (size_t i = 0; i < graph->nodes.size(); ++i) {
+    const CUgraphNode_st& now = *graph->nodes[i];
+    const CUgraphNode_st& was = exec->nodes[i];
+    if (now.type != was.type) return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED, graph->nodes[i].get());
+    if (now.dependencies.size() != was.dependencies.size())
+      return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, graph->nodes[i].get());
+    for (size_t d = 0; d < now.dependencies.size(); ++d)  // the same nodes, by position
+      if (index_of(*graph, now.dependencies[d]) !=
+          size_t(std::find(exec->from.begin(), exec->from.end(), was.dependencies[d]) - exec->from.begin()))
+        return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, graph->nodes[i].get());
+    if (now.type == CU_GRAPH_NODE_TYPE_KERNEL && now.function->module != was.function->module)
+      return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED, graph->nodes[i].get());
+  }
+  for (size_t i = 0; i < graph->nodes.size(); ++i) exec->nodes[i] = *graph->nodes[i];
+  exec->from.clear();
+  for (const auto& n : graph->nodes) exec->from.push_back(n.get());
+  if (info) *info = {CU_GRAPH_EXEC_UPDATE_SUCCESS, nullptr, nullptr};
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
   delete exec;

@@ -163,6 +163,14 @@ cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
   return result(cuGraphLaunch(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUstream>(s)));
 }
 
+static_assert(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(CUgraphExecUpdateResultInfo));
+
+cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphExecUpdate_v2(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraph>(graph),
+                                     reinterpret_cast<CUgraphExecUpdateResultInfo*>(info)));
+}
+
 cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t exec) {
   if (cudaError_t e = ready(); e != cudaSuccess) return e;
   return result(cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(exec)));

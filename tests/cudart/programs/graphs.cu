@@ -120,6 +120,23 @@ int main() {
   CHECK(cudaGraphLaunch(outer_exec, s));
   CHECK(cudaMemcpy(&first_word, d, 4, cudaMemcpyDeviceToHost));
   EXPECT(first_word == 8);
+  // The same work captured again with another kernel and a larger count updates the executable
+  // graph in place; a graph of another shape is refused.
+  cudaGraph_t again;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CHECK(cudaGraphLaunch(nested, s));
+  twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+  CHECK(cudaStreamEndCapture(s, &again));
+  cudaGraphExecUpdateResultInfo info;
+  CHECK(cudaGraphExecUpdate(outer_exec, again, &info));
+  EXPECT(info.result == cudaGraphExecUpdateSuccess);
+  CHECK(cudaGraphLaunch(outer_exec, s));
+  CHECK(cudaMemcpy(&first_word, d, 4, cudaMemcpyDeviceToHost));
+  EXPECT(first_word == 14);  // (5 + 1 + 1) * 2
+  EXPECT(cudaGraphExecUpdate(outer_exec, graph, &info) == cudaErrorGraphExecUpdateFailure);
+  EXPECT(info.result == cudaGraphExecUpdateErrorTopologyChanged);
+  EXPECT(cudaGetLastError() == cudaErrorGraphExecUpdateFailure);
+  CHECK(cudaGraphDestroy(again));
   CHECK(cudaGraphExecDestroy(outer_exec));
   CHECK(cudaGraphExecDestroy(nested));
   CHECK(cudaGraphDestroy(outer));
