@@ -76,6 +76,7 @@ struct CUgraphNode_st {
   CUDA_MEMCPY3D copy{};           // a copy
   CUDA_MEMSET_NODE_PARAMS set{};  // a memset
   CUDA_HOST_NODE_PARAMS host{};   // a host function
+  CUevent event = nullptr;        // an event record
   std::vector<CUgraphNode_st> child;  // a child graph: copies of its nodes
   std::vector<CUgraphNode_st*> dependencies;
   std::vector<void*> arg_pointers;  // cuGraphKernelNodeGetParams's kernelParams, into args

@@ -36,6 +36,7 @@ CUresult run_node(const CUgraphNode_st& n) {
     }
     return CUDA_SUCCESS;
   case CU_GRAPH_NODE_TYPE_HOST: n.host.fn(n.host.userData); return CUDA_SUCCESS;
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return cuEventRecord(n.event, nullptr);
   case CU_GRAPH_NODE_TYPE_GRAPH:
     for (const CUgraphNode_st& c : n.child)
       if (CUresult r = run_node(c)) return r;

@@ -81,8 +81,15 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent e) {
   delete e;
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventRecord(CUevent e, CUstream) {
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUgraph_st* g = capturing(s)) {  // recorded when the graph runs
+    CUgraphNode_st node;
+    node.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+    node.event = e;
+    record(g, std::move(node));
+    return ready();
+  }
   e->recorded = true;
   e->milliseconds = now_ms();
   return ready();

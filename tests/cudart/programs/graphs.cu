@@ -35,22 +35,35 @@ int main() {
   twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
   CHECK(cudaMemcpyAsync(out.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s));
   CHECK(cudaLaunchHostFunc(s, count_call, nullptr));
+  cudaEvent_t done;
+  CHECK(cudaEventCreate(&done));
+  CHECK(cudaEventRecord(done, s));  // an event record node: recorded when the graph runs
   cudaGraph_t captured;
   CHECK(cudaStreamEndCapture(s, &captured));
   EXPECT(host_calls == 0 && out[5] == 0);
   size_t nodes = 0;
   CHECK(cudaGraphGetNodes(captured, nullptr, &nodes));
-  EXPECT(nodes == 5);
+  EXPECT(nodes == 6);
+  EXPECT(cudaEventQuery(done) == cudaSuccess);
   cudaGraphExec_t exec;
   CHECK(cudaGraphInstantiate(&exec, captured, 0));
+  cudaEvent_t before;
+  CHECK(cudaEventCreate(&before));
   for (int round = 0; round < 3; ++round) {
     in[0] = round;  // the copy reads the host buffer when the graph runs
+    CHECK(cudaEventRecord(before, s));
     CHECK(cudaGraphLaunch(exec, s));
+    float ms = -1;
+    CHECK(cudaEventElapsedTime(&ms, before, done));
+    EXPECT(ms >= 0);  // `done` was recorded by this launch, after `before`
     CHECK(cudaStreamSynchronize(s));
     EXPECT(out[0] == (round + 1) * 2);
     for (int i = 1; i < n; ++i) EXPECT(out[i] == (i + 1) * 2);
   }
   EXPECT(host_calls == 3);
+  CHECK(cudaEventSynchronize(done));
+  CHECK(cudaEventDestroy(done));
+  CHECK(cudaEventDestroy(before));
 
   // Built by hand: a memset, then two kernels that both depend on it, then a copy after both.
   cudaGraph_t graph;
