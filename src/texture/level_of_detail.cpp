@@ -1,7 +1,8 @@
-// tex.grad's level of detail in 2D (level_of_detail.h), from the H200's lookups recorded in
-// tests/hw/texture_lod:
+// tex.grad's level of detail (level_of_detail.h), from the H200's lookups recorded in
+// tests/hw/texture_lod (lod.txt in 2D, lod3d.txt in 3D):
 //  - each gradient component keeps 10 significant bits (truncated);
-//  - a vector's length is max + 1409/4096 min of its components' magnitudes;
+//  - a vector's length is max + 1409/4096 mid + 1/4 min of its components' magnitudes (in 2D, max
+//    + 1409/4096 min);
 //  - the footprint is the longer of the two gradients' lengths and 11/16 of the longer of their
 //    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not);
 //  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps.
@@ -42,16 +43,19 @@ float significant(float x) {
   return std::ldexp(std::floor(m * 1024) / 1024, e);
 }
 
-float length(float u, float v) {
-  const float a = significant(u), b = significant(v);
-  return std::max(a, b) + std::min(a, b) * (1409.0f / 4096);
+float length(const float (&v)[3]) {
+  float c[3] = {significant(v[0]), significant(v[1]), significant(v[2])};
+  std::sort(c, c + 3);
+  return c[2] + c[1] * (1409.0f / 4096) + c[0] * 0.25f;
 }
 
 }  // namespace
 
-float grad_level_2d(float ddx_u, float ddx_v, float ddy_u, float ddy_v) {
-  const float across = std::max(length(ddx_u + ddy_u, ddx_v + ddy_v), length(ddx_u - ddy_u, ddx_v - ddy_v));
-  const float footprint = std::max({length(ddx_u, ddx_v), length(ddy_u, ddy_v), across * (11.0f / 16)});
+float grad_level(const float (&ddx)[3], const float (&ddy)[3]) {
+  float sum[3], difference[3];
+  for (int i = 0; i < 3; ++i) sum[i] = ddx[i] + ddy[i], difference[i] = ddx[i] - ddy[i];
+  const float across = std::max(length(sum), length(difference));
+  const float footprint = std::max({length(ddx), length(ddy), across * (11.0f / 16)});
   if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
   if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
   int e;

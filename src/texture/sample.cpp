@@ -390,14 +390,13 @@ float level_of(const Object& tex, const Image& base, const Lookup& at) {
   if (at.mip == Lookup::Mip::Base) return 0;
   const unsigned n = coordinate_count(at.geometry);
   const double size[3] = {double(base.width), double(base.height), double(base.depth)};
-  if (n <= 2 && at.geometry != Geometry::Cube && at.geometry != Geometry::ACube) {
-    // 1D and 2D images (a 1D image is a 2D one a row high): the H200's rule (level_of_detail.h)
-    float g[2][2] = {};
+  if (at.geometry != Geometry::Cube && at.geometry != Geometry::ACube) {  // the H200's rule (level_of_detail.h)
+    float ddx[3] = {}, ddy[3] = {};
     for (unsigned d = 0; d < n; ++d) {
       const float sx = tex.sampler.normalized_coordinates ? float(size[d]) : 1.0f;
-      g[0][d] = at.ddx[d] * sx, g[1][d] = at.ddy[d] * sx;
+      ddx[d] = at.ddx[d] * sx, ddy[d] = at.ddy[d] * sx;
     }
-    return grad_level_2d(g[0][0], g[0][1], g[1][0], g[1][1]);
+    return grad_level(ddx, ddy);
   }
   double lx = 0, ly = 0;
   for (unsigned d = 0; d < n; ++d) {
@@ -405,8 +404,8 @@ float level_of(const Object& tex, const Image& base, const Lookup& at) {
     lx += std::pow(at.ddx[d] * sx, 2);
     ly += std::pow(at.ddy[d] * sx, 2);
   }
-  // 3D images and cube maps: log2 of the longer gradient in texels, rounded up to 1/256 (the
-  // H100's isotropic levels along an axis; their rule off the axes is not recorded yet).
+  // Cube maps: log2 of the longer gradient in texels, rounded up to 1/256 (the H100's isotropic
+  // levels along an axis; the rule off the axes is not recorded yet).
   return float(std::ceil(0.5 * std::log2(std::max(lx, ly)) * 256) / 256);
 }
 
