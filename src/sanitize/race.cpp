@@ -76,37 +76,33 @@ std::vector<RaceShadow::Hazard> RaceShadow::settle() {
 }
 
 void RaceShadow::release(uint64_t key, uint32_t thread, bool relaxed) {
+  SyncObject& o = objects_[key];
+  if (o.clocks.empty()) o.clocks.assign(threads_, 0);
   if (tcgen05_) {  // what the thread's tcgen05 operations are ordered after, and what it published
     if (!relaxed) published_[thread] = now(thread);
-    std::vector<uint32_t>& p = published_objects_[key];
-    if (p.empty()) p.assign(threads_, 0);
+    if (o.published.empty()) o.published.assign(threads_, 0);
     const uint32_t* v = view_of(thread);
-    for (uint32_t t = 0; t < threads_; ++t) p[t] = std::max(p[t], v[t]);
-    p[thread] = std::max(p[thread], published_[thread]);
+    for (uint32_t t = 0; t < threads_; ++t) o.published[t] = std::max(o.published[t], v[t]);
+    o.published[thread] = std::max(o.published[thread], published_[thread]);
   }
-  std::vector<uint32_t>& o = objects_[key];
-  if (o.empty()) o.assign(threads_, 0);
   uint32_t* mine = clock_of(thread);
-  for (uint32_t t = 0; t < threads_; ++t) o[t] = std::max(o[t], mine[t]);
+  for (uint32_t t = 0; t < threads_; ++t) o.clocks[t] = std::max(o.clocks[t], mine[t]);
   ++mine[thread];  // what the thread does next is not part of this release
 }
 
 void RaceShadow::acquire(uint64_t key, uint32_t thread, bool relaxed) {
-  if (tcgen05_)
-    if (auto p = published_objects_.find(key); p != published_objects_.end()) {
-      uint32_t* into = relaxed ? received_of(thread) : view_of(thread);
-      for (uint32_t t = 0; t < threads_; ++t) into[t] = std::max(into[t], p->second[t]);
-    }
   auto it = objects_.find(key);
   if (it == objects_.end()) return;
+  const SyncObject& o = it->second;
+  if (!o.published.empty()) {
+    uint32_t* into = relaxed ? received_of(thread) : view_of(thread);
+    for (uint32_t t = 0; t < threads_; ++t) into[t] = std::max(into[t], o.published[t]);
+  }
   uint32_t* mine = clock_of(thread);
-  for (uint32_t t = 0; t < threads_; ++t) mine[t] = std::max(mine[t], it->second[t]);
+  for (uint32_t t = 0; t < threads_; ++t) mine[t] = std::max(mine[t], o.clocks[t]);
 }
 
-void RaceShadow::forget(uint64_t key) {
-  objects_.erase(key);
-  published_objects_.erase(key);
-}
+void RaceShadow::forget(uint64_t key) { objects_.erase(key); }
 
 void RaceShadow::join(const uint32_t* threads, uint32_t count, bool barrier) {
   if (count < 2) return;

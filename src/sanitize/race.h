@@ -100,15 +100,17 @@ private:
   uint32_t threads_;
   std::vector<uint32_t> clocks_;  // [thread][thread]: what each thread has seen of each
   std::vector<Cell> cells_;       // per byte of shared memory
-  std::unordered_map<uint64_t, std::vector<uint32_t>> objects_;  // released clocks, by key
+  // A synchronisation object: the clocks released to it, and (the tcgen05 check) the views.
+  struct SyncObject {
+    std::vector<uint32_t> clocks, published;
+  };
+  std::unordered_map<uint64_t, SyncObject> objects_;  // by key
   std::vector<Pending> pending_;
   // The tcgen05 check's: per thread, its clock at its last fence before (what it published);
   // [thread][thread], what each thread's tcgen05 operations are ordered after (view) and what
-  // relaxed synchronisation passed on to it that a fence after would add (received); released
-  // views, by key.
+  // relaxed synchronisation passed on to it that a fence after would add (received).
   bool tcgen05_;
   std::vector<uint32_t> published_, views_, received_;
-  std::unordered_map<uint64_t, std::vector<uint32_t>> published_objects_;
   uint32_t* view_of(uint32_t thread) { return &views_[size_t{thread} * threads_]; }
   uint32_t* received_of(uint32_t thread) { return &received_[size_t{thread} * threads_]; }
 };
