@@ -50,12 +50,7 @@ cudaChannelFormatDesc desc_of(CUarray_format format, unsigned channels) {
 size_t element_bytes(CUarray array) {
   CUDA_ARRAY3D_DESCRIPTOR d{};
   if (cuArray3DGetDescriptor_v2(&d, array) != CUDA_SUCCESS) return 0;
-  const size_t bytes = d.Format == CU_AD_FORMAT_SIGNED_INT8 || d.Format == CU_AD_FORMAT_UNSIGNED_INT8     ? 1
-                       : d.Format == CU_AD_FORMAT_SIGNED_INT16 || d.Format == CU_AD_FORMAT_UNSIGNED_INT16 ||
-                               d.Format == CU_AD_FORMAT_HALF
-                           ? 2
-                           : 4;
-  return bytes * d.NumChannels;
+  return size_t(desc_of(d.Format, d.NumChannels).x / 8) * d.NumChannels;
 }
 
 // The runtime's resource description as the driver's.
