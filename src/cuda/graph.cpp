@@ -45,6 +45,12 @@ CUresult run_node(const CUgraphNode_st& n) {
   }
 }
 
+// The executable graph's nodes become copies of the graph's.
+void copy_nodes(const CUgraph_st& graph, CUgraphExec_st& exec) {
+  exec.nodes.clear(), exec.from.clear();
+  for (const auto& n : graph.nodes) exec.nodes.push_back(*n), exec.from.push_back(n.get());
+}
+
 // A kernel node's launch and arguments from the driver's description.
 CUresult kernel_node(const CUDA_KERNEL_NODE_PARAMS* p, CUgraphNode_st& node) {
   if (!p) return CUDA_ERROR_INVALID_VALUE;
@@ -240,7 +246,7 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, u
   if (!exec || !graph) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   *exec = new CUgraphExec_st;
-  for (const auto& n : graph->nodes) (*exec)->nodes.push_back(*n), (*exec)->from.push_back(n.get());
+  copy_nodes(*graph, **exec);
   return CUDA_SUCCESS;
 }
 
@@ -293,9 +299,7 @@ CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphEx
     if (now.type == CU_GRAPH_NODE_TYPE_KERNEL && now.function->module != was.function->module)
       return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED, graph->nodes[i].get());
   }
-  for (size_t i = 0; i < graph->nodes.size(); ++i) exec->nodes[i] = *graph->nodes[i];
-  exec->from.clear();
-  for (const auto& n : graph->nodes) exec->from.push_back(n.get());
+  copy_nodes(*graph, *exec);
   if (info) *info = {CU_GRAPH_EXEC_UPDATE_SUCCESS, nullptr, nullptr};
   return CUDA_SUCCESS;
 }
