@@ -76,7 +76,6 @@ struct CUgraphNode_st {
   CUDA_MEMCPY3D copy{};           // a copy
   CUDA_MEMSET_NODE_PARAMS set{};  // a memset
   CUDA_HOST_NODE_PARAMS host{};   // a host function
-  CUevent event = nullptr;        // an event record
   std::vector<CUgraphNode_st> child;  // a child graph: copies of its nodes
   std::vector<CUgraphNode_st*> dependencies;
   std::vector<void*> arg_pointers;  // cuGraphKernelNodeGetParams's kernelParams, into args
@@ -87,6 +86,7 @@ struct CUgraphNode_st {
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
   CUgraphNode last = nullptr;  // the node added last: what stream capture adds after
+  bool invalidated = false;    // a capture that met an operation it cannot hold
 };
 
 // An executable graph: the nodes, copied at instantiation, and the graph's nodes they copy.
@@ -98,6 +98,9 @@ struct CUgraphExec_st {
 struct CUevent_st {
   unsigned flags = 0;
   bool recorded = false;
+  // last recorded on a capturing stream: it then stands only for a point in the capture, and
+  // outside it an H100 answers CUDA_ERROR_INVALID_VALUE to queries of it (tests/hw/driver/capture)
+  bool captured = false;
   double milliseconds = 0;  // host clock at the record
 };
 

@@ -36,7 +36,6 @@ CUresult run_node(const CUgraphNode_st& n) {
     }
     return CUDA_SUCCESS;
   case CU_GRAPH_NODE_TYPE_HOST: n.host.fn(n.host.userData); return CUDA_SUCCESS;
-  case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return cuEventRecord(n.event, nullptr);
   case CU_GRAPH_NODE_TYPE_GRAPH:
     for (const CUgraphNode_st& c : n.child)
       if (CUresult r = run_node(c)) return r;
@@ -96,7 +95,10 @@ CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph* graph) {
   if (!capturing(s)) return CUDA_ERROR_ILLEGAL_STATE;
   *graph = s->capture;
   s->capture = nullptr;
-  return CUDA_SUCCESS;
+  if (!(*graph)->invalidated) return CUDA_SUCCESS;
+  delete *graph;
+  *graph = nullptr;
+  return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 }
 
 CUresult CUDAAPI cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus* status) {
@@ -259,12 +261,9 @@ CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph, 
 CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  if (CUgraph_st* g = capturing(stream)) {  // captured as a child graph
-    CUgraphNode_st node;
-    node.type = CU_GRAPH_NODE_TYPE_GRAPH;
-    node.child = exec->nodes;
-    record(g, std::move(node));
-    return CUDA_SUCCESS;
+  if (CUgraph_st* g = capturing(stream)) {  // not capturable, as an H100 answers (tests/hw/driver/capture)
+    g->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
   for (const CUgraphNode_st& n : exec->nodes)
     if (CUresult r = run_node(n)) return r;

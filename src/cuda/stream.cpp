@@ -31,7 +31,10 @@ CUresult CUDAAPI cuStreamDestroy_v2(CUstream s) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
-  return capturing(s) ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : ready();
+  CUgraph_st* g = capturing(s);
+  if (!g) return ready();
+  g->invalidated = true;
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 }
 CUresult CUDAAPI cuStreamQuery(CUstream) { return ready(); }
 
@@ -83,22 +86,21 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent e) {
 }
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
-  if (CUgraph_st* g = capturing(s)) {  // recorded when the graph runs
-    CUgraphNode_st node;
-    node.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
-    node.event = e;
-    record(g, std::move(node));
-    return ready();
-  }
+  e->captured = capturing(s) != nullptr;  // no graph node: the event marks a point of the capture
+  if (e->captured) return ready();
   e->recorded = true;
   e->milliseconds = now_ms();
   return ready();
 }
 CUresult CUDAAPI cuEventRecordWithFlags(CUevent e, CUstream s, unsigned) { return cuEventRecord(e, s); }
-CUresult CUDAAPI cuEventSynchronize(CUevent e) { return e ? ready() : CUDA_ERROR_INVALID_HANDLE; }
-CUresult CUDAAPI cuEventQuery(CUevent e) { return e ? ready() : CUDA_ERROR_INVALID_HANDLE; }
+CUresult CUDAAPI cuEventSynchronize(CUevent e) {
+  return !e ? CUDA_ERROR_INVALID_HANDLE : e->captured ? CUDA_ERROR_INVALID_VALUE : ready();
+}
+CUresult CUDAAPI cuEventQuery(CUevent e) {
+  return !e ? CUDA_ERROR_INVALID_HANDLE : e->captured ? CUDA_ERROR_INVALID_VALUE : ready();
+}
 CUresult CUDAAPI cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
-  if (!ms || !start || !end) return CUDA_ERROR_INVALID_VALUE;
+  if (!ms || !start || !end || start->captured || end->captured) return CUDA_ERROR_INVALID_VALUE;
   if (!start->recorded || !end->recorded) return CUDA_ERROR_INVALID_HANDLE;
   *ms = static_cast<float>(end->milliseconds - start->milliseconds);
   return ready();

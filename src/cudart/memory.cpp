@@ -207,8 +207,14 @@ cudaError_t CUDARTAPI cudaMemset2DAsync(void* p, size_t pitch, int value, size_t
   return cudaMemset2D(p, pitch, value, width, height);
 }
 
-// One device: a peer copy is a copy.
+// One device: a peer copy is a copy, between memory the device knows (device, managed, page-locked
+// or registered; an H100 refuses pageable host memory, tests/hw/driver/capture).
 cudaError_t CUDARTAPI cudaMemcpyPeer(void* dst, int, const void* src, int, size_t bytes) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUdeviceptr device;
+  for (const void* p : {static_cast<const void*>(dst), src})
+    if (cuPointerGetAttribute(&device, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS)
+      return fail(cudaErrorInvalidValue);
   return copy(dst, src, bytes, cudaMemcpyDefault);
 }
 

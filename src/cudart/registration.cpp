@@ -31,12 +31,6 @@ CUresult load(FatBinary& b) {
   return b.loaded;
 }
 
-// A launch the driver refuses as an invalid value has a block, grid or shared memory size the
-// device cannot take: the runtime calls that an invalid configuration.
-cudaError_t launched(CUresult r) {
-  return r == CUDA_ERROR_INVALID_VALUE ? fail(cudaErrorInvalidConfiguration) : result(r);
-}
-
 cudaError_t load_error(CUresult r) {
   // a binary without PTX for the device (machine code only): the driver said how to rebuild
   return r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_INVALID_PTX
@@ -161,7 +155,7 @@ cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 grid, dim3 block, 
   cudaError_t error = cudaSuccess;
   Kernel* k = kernel_of(func, &error);
   if (!k) return fail(error);
-  return launched(cuLaunchKernel(k->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+  return result(cuLaunchKernel(k->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                static_cast<unsigned>(shared), reinterpret_cast<CUstream>(stream), args, nullptr));
 }
 
@@ -181,7 +175,7 @@ cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 grid, d
   cudaError_t error = cudaSuccess;
   Kernel* k = kernel_of(func, &error);
   if (!k) return fail(error);
-  return launched(cuLaunchCooperativeKernel(k->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+  return result(cuLaunchCooperativeKernel(k->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                           static_cast<unsigned>(shared), reinterpret_cast<CUstream>(stream), args));
 }
 
@@ -203,7 +197,7 @@ cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, cons
   c.hStream = reinterpret_cast<CUstream>(config->stream);
   c.attrs = attributes.data();
   c.numAttrs = config->numAttrs;
-  return launched(cuLaunchKernelEx(&c, k->function, args, nullptr));
+  return result(cuLaunchKernelEx(&c, k->function, args, nullptr));
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {

@@ -48,16 +48,20 @@ int main() {
   CHECK(cudaMemPoolGetAttribute(mine, cudaMemPoolAttrUsedMemHigh, &high));
   EXPECT(high == 1000);
   CHECK(cudaMemset2D(y, 100, 0x7f, 40, 10));
-  unsigned char back[1000];
-  CHECK(cudaMemcpyPeer(back, 0, y, 0, sizeof back));
+  unsigned char pageable[1000], *back;
+  EXPECT(cudaMemcpyPeer(pageable, 0, y, 0, sizeof pageable) == cudaErrorInvalidValue);  // pageable memory: refused
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  CHECK(cudaMallocHost(&back, 1000));
+  CHECK(cudaMemcpyPeer(back, 0, y, 0, 1000));
   for (int row = 0; row < 10; ++row) EXPECT(back[row * 100] == 0x7f && back[row * 100 + 39] == 0x7f);
+  CHECK(cudaFreeHost(back));
   CHECK(cudaFreeAsync(y, s));
   CHECK(cudaMemPoolDestroy(mine));
 
   // The driver's cuTensorMapEncodeTiled through the runtime, as CUTLASS finds it.
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found;
-  CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &found));
+  CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 13000, cudaEnableDefault, &found));
   EXPECT(found == cudaDriverEntryPointSuccess && fn);
   float* tensor;
   CHECK(cudaMalloc(&tensor, 64 * 64 * sizeof(float)));
@@ -68,7 +72,7 @@ int main() {
   EXPECT(encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, tensor, dims, strides, box, steps,
                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS);
-  CHECK(cudaGetDriverEntryPoint("cuNoSuchFunction", &fn, cudaEnableDefault, &found));
+  CHECK(cudaGetDriverEntryPointByVersion("cuNoSuchFunction", &fn, 13000, cudaEnableDefault, &found));
   EXPECT(found == cudaDriverEntryPointSymbolNotFound && !fn);
 
   const char* name = nullptr;

@@ -10,7 +10,8 @@ __global__ void warp(unsigned* out) {
   const int xr = __shfl_xor_sync(0xffffffff, int(lane), 5);
   const int idx = __shfl_sync(0xffffffff, int(lane) * 7, 31 - int(lane));
   out[3 + lane] = unsigned(up + xr * 1000 + idx * 100000);
-  out[35] = __match_any_sync(0xffffffff, lane / 8) ;
+  const unsigned group = __match_any_sync(0xffffffff, lane / 8);
+  if (lane == 31) out[35] = group;
   out[36] = __reduce_add_sync(0xffffffff, lane);
   out[37] = __reduce_max_sync(0xffffffff, lane * 3 % 31);
 }
