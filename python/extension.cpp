@@ -155,6 +155,22 @@ NB_MODULE(_ptxvm, m) {
       .def("malloc", &ptxvm::Device::malloc, "bytes"_a)
       .def("free", &ptxvm::Device::free, "address"_a)
       .def(
+          "set_host_memory_resolver",
+          [](ptxvm::Device& d, nb::object resolver) {
+            if (resolver.is_none()) return d.set_host_memory_resolver({});
+            // called from the launch's host threads, which hold no GIL
+            d.set_host_memory_resolver([resolver = std::make_shared<nb::object>(resolver)](uint64_t address) {
+              nb::gil_scoped_acquire gil;
+              try {
+                return nb::cast<bool>((*resolver)(address));
+              } catch (nb::python_error& e) {
+                e.discard_as_unraisable("ptxvm's host memory resolver");
+                return false;
+              }
+            });
+          },
+          "resolver"_a.none())
+      .def(
           "adopt",
           [](ptxvm::Device& d, nb::handle buffer) {  // the package keeps `buffer` alive and unresized
             Bytes b(buffer, true);

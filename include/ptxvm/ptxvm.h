@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -147,6 +148,12 @@ public:
   // From now on malloc() and the variables of modules loaded later lie at the host address of
   // their storage where they can (unified addressing, as the drop-in CUDA driver gives it).
   void place_at_host_addresses();
+  // Host memory a kernel reaches only through pointers it reads from memory (arrays of pointers):
+  // when a kernel touches an address that no allocation holds, `resolver` is called with it
+  // (possibly from several of the launch's host threads at once). It may adopt() the host memory
+  // holding the address, at that same address, and returns whether it did; the access then goes
+  // ahead, else it faults as before. An empty function removes it.
+  void set_host_memory_resolver(std::function<bool(uint64_t address)> resolver);
   void free(uint64_t address);
   // The host bytes behind [address, address + bytes) when they lie inside one allocation, else
   // null.

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ._ptxvm import Device as _Device
 
@@ -193,6 +193,14 @@ class Device:
         d = DeviceArray(self, self._dev.adopt(view), view.nbytes)
         d.host = view  # exported: the array can be neither freed nor resized meanwhile
         return d
+
+    def set_host_memory_resolver(self, resolver: Callable[[int], bool] | None) -> None:
+        """For memory a kernel reaches only through pointers it reads (an array of addresses):
+        when a kernel touches an address no device memory holds, ``resolver(address)`` runs (on a
+        launch's host thread, holding the GIL). It may ``adopt()`` the host memory holding that
+        address, which then lies at its host address, and returns whether it did; the access goes
+        ahead, else it faults. None removes it."""
+        self._dev.set_host_memory_resolver(resolver)
 
     def to_device(self, array: Any) -> DeviceArray:
         """A copy of `array` in device memory."""

@@ -1,6 +1,7 @@
 """The ptxvm Python package: modules, launches with arrays and typed scalars, device memory,
 errors. Runs against the extension built in-tree (PYTHONPATH=<build>/python)."""
 import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -95,6 +96,70 @@ def test_arrays_are_used_in_place_and_in_gives_a_copy():
         ro = np.zeros(64, dtype=np.float32)
         ro.flags.writeable = False
         mod.saxpy(x, ro, 1.0, 64, grid=1, block=64)
+
+
+POINTER_CHASE = r"""
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry chase(.param .u64 ptrs, .param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [ptrs];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u64 %rd5, [%rd4];
+  ld.global.u32 %r2, [%rd5];
+  mul.wide.u32 %rd6, %r1, 4;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u32 [%rd7], %r2;
+  ret;
+}
+"""
+
+
+def test_memory_reached_through_pointers_comes_from_the_resolver(monkeypatch):
+    dev = ptxvm.Device()
+    mod = dev.load(POINTER_CHASE)
+    rows = [np.arange(4, dtype=np.uint32) + 10 * i for i in range(4)]
+    # thread i reads element i of row i through a pointer the kernel loads from `ptrs`
+    ptrs = np.array([r.ctypes.data + 4 * i for i, r in enumerate(rows)], dtype=np.uint64)
+    out = np.zeros(4, dtype=np.uint32)
+    with pytest.raises(ptxvm.GuestFault, match="out-of-bounds"):  # no resolver: unknown memory
+        mod.chase(ptrs, out, grid=1, block=4)
+    asked, adopted = [], []
+
+    def resolver(address):
+        asked.append(address)
+        for r in rows:
+            if r.ctypes.data <= address < r.ctypes.data + r.nbytes:
+                adopted.append(dev.adopt(r))
+                return adopted[-1].address == r.ctypes.data
+        return False
+
+    dev.set_host_memory_resolver(resolver)
+    mod.chase(ptrs, out, grid=1, block=4)
+    np.testing.assert_array_equal(out, [0, 11, 22, 33])
+    assert sorted(asked) == sorted(ptrs.tolist())  # once each: adopted memory is found from then on
+    ptrs[3] = rows[3].ctypes.data + rows[3].nbytes + (1 << 20)  # memory the resolver does not vouch for
+    for a in adopted:
+        a.free()
+    with pytest.raises(ptxvm.GuestFault, match="out-of-bounds"):
+        mod.chase(ptrs, out, grid=1, block=4)
+
+    def broken(address):
+        raise RuntimeError("resolver bug")
+
+    dev.set_host_memory_resolver(broken)  # its exception is reported as unraisable; the access faults
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: unraisable.append(u.exc_value))
+    with pytest.raises(ptxvm.GuestFault):
+        mod.chase(ptrs, out, grid=1, block=4)
+    assert unraisable and str(unraisable[0]) == "resolver bug"
+    dev.set_host_memory_resolver(None)
 
 
 def test_invalid_ptx_raises_load_error_with_locations():

@@ -6,6 +6,7 @@ torch = pytest.importorskip("torch")
 triton = pytest.importorskip("triton")
 import triton.language as tl  # noqa: E402
 
+import ptxvm  # noqa: E402
 import ptxvm.triton  # noqa: E402
 
 TARGETS = ["cuda:80", "cuda:90", "cuda:100"]
@@ -87,6 +88,76 @@ def test_the_driver_reports_the_target():
     target = triton.runtime.driver.active.get_current_target()
     assert (target.backend, target.arch) == ("cuda", 90)
     assert triton.runtime.driver.active.get_active_torch_device() == torch.device("cpu")
+
+
+def test_triton_finds_the_backend_from_the_environment_alone():
+    import os
+    import subprocess
+    import sys
+    code = ("import torch, triton\n"
+            "t = triton.runtime.driver.active.get_current_target()\n"
+            "print(t.backend, t.arch, torch.cuda.get_device_capability(), torch.cuda.is_available())")
+    env = {**os.environ, "PTXVM_TARGET": "cuda:100"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[0] == "cuda 100 (10, 0) False"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="torch sees a GPU: its own answers stay")
+def test_torch_cuda_queries_answer_for_the_target():
+    for target, capability in (("cuda:80", (8, 0)), ("cuda:90", (9, 0)), ("cuda:100", (10, 0))):
+        use(target)
+        assert torch.cuda.get_device_capability() == capability
+        props = torch.cuda.get_device_properties("cuda")
+        assert (props.major, props.minor) == capability and props.multi_processor_count == 132
+        assert torch.cuda.get_device_name(0) == f"ptxvm sm_{capability[0]}{capability[1]}"
+    assert torch.cuda.current_device() == 0
+    torch.cuda.synchronize()
+    assert not torch.cuda.is_available()  # tensors stay on the CPU
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_compiled_kernels_keep_ptx_text_and_load_the_cubin_stage(target):
+    use(target, add_kernel)
+    x = torch.rand(100)
+    out = torch.empty_like(x)
+    compiled = add_kernel[(1,)](x, x, out, 100, BLOCK=128)
+    assert isinstance(compiled.asm["ptx"], str) and ".entry add_kernel" in compiled.asm["ptx"]
+    assert compiled.asm["cubin"] == compiled.asm["ptx"].encode()  # what ptxvm loads
+    assert torch.equal(out, 2 * x)
+
+
+def test_reinterpreted_tensors_are_arguments():
+    use("cuda:90", add_kernel)
+    x = torch.tensor([0x7FFFFFFF, 1, 2], dtype=torch.int32)
+    out = torch.empty_like(x)
+    as_u32 = [triton.reinterpret(t, tl.uint32) for t in (x, x, out)]
+    add_kernel[(1,)](*as_u32, 3, BLOCK=4)
+    assert out.tolist() == [-2, 2, 4]  # 0x7fffffff + 0x7fffffff = 0xfffffffe as uint32
+
+
+@triton.jit
+def grouped_scale_kernel(ptrs, sizes, out, BLOCK: tl.constexpr):
+    # tutorial 08's pattern: the tensors are reached through addresses stored in a tensor
+    g = tl.program_id(0)
+    src = tl.load(ptrs + g).to(tl.pointer_type(tl.float32))
+    n = tl.load(sizes + g)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + g * BLOCK + offs, 2 * tl.load(src + offs, mask=offs < n, other=0.0), mask=offs < n)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_tensors_reached_through_stored_pointers_are_adopted(target):
+    use(target, grouped_scale_kernel)
+    group = [torch.rand(n) for n in (64, 17, 128)]
+    ptrs = torch.tensor([t.data_ptr() for t in group], dtype=torch.int64)
+    sizes = torch.tensor([t.numel() for t in group], dtype=torch.int32)
+    out = torch.zeros(3, 128)
+    grouped_scale_kernel[(3,)](ptrs, sizes, out, BLOCK=128)
+    for g, t in enumerate(group):
+        assert torch.equal(out[g, :t.numel()], 2 * t)
+    ptrs[1] = 0x10000  # no tensor lives there: the launch faults
+    with pytest.raises(ptxvm.GuestFault, match="out-of-bounds"):
+        grouped_scale_kernel[(3,)](ptrs, sizes, out, BLOCK=128)
 
 
 @triton.jit

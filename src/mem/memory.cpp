@@ -166,6 +166,12 @@ std::string GlobalMemory::describe(uint64_t address, uint32_t size) const {
 }
 
 GlobalMemory::Range GlobalMemory::lookup(uint64_t address) {
+  Range r = lookup_mapped(address);
+  if (r.data || !resolver_ || address < kGlobalBase) return r;
+  return resolver_(address) ? lookup_mapped(address) : r;
+}
+
+GlobalMemory::Range GlobalMemory::lookup_mapped(uint64_t address) {
   std::lock_guard lock(mutex_);
   auto it = allocations_.upper_bound(address);
   if (it == allocations_.begin()) return {};

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,6 +97,11 @@ public:
   // returned address.
   uint64_t adopt(uint8_t* host, size_t bytes);
   void free(uint64_t address);  // throws std::invalid_argument for an unknown address
+  // Host memory the program vouches for, found when a kernel first reaches it: called (outside
+  // the lock, possibly from several host threads at once) with an address no allocation holds, it
+  // may adopt() the memory that holds it and says whether it did; the lookup then tries again.
+  using Resolver = std::function<bool(uint64_t address)>;
+  void set_resolver(Resolver resolver) { resolver_ = std::move(resolver); }
   // Host pointer for [address, address+size) inside one allocation, or nullptr.
   uint8_t* find(uint64_t address, size_t size);
   // The allocation holding `address`: its base, size and host data (data null when none).
@@ -121,12 +127,14 @@ private:
     std::map<uint64_t, uint64_t> undefined;  // initcheck: offset -> end of the ranges no one wrote
   };
   uint64_t place(Allocation a, uint64_t align, uint64_t offset);
+  Range lookup_mapped(uint64_t address);
   // Maps `bytes` of host memory at `host` at its own address (the guest address is the host
   // address, as CUDA's unified addressing has it); false, mapping nothing, when that range is
   // below kGlobalBase, meets a state-space window or overlaps an allocation.
   bool map_at_host_address(uint8_t* host, size_t bytes);
   bool map_at_host_address(Allocation& a);  // a.data's bytes, keeping what `a` owns when mapped
   bool at_host_ = false;
+  Resolver resolver_;
   mutable std::mutex mutex_;
   // initcheck's undefined ranges in all allocations: none (the common case once the host has
   // copied its inputs) answers define() and undefined() without the lock

@@ -253,6 +253,9 @@ Device::~Device() = default;
 uint64_t Device::malloc(size_t bytes) { return impl_->global.allocate(bytes, 256, false); }  // undefined until written
 uint64_t Device::adopt(void* host, size_t bytes) { return impl_->global.adopt(static_cast<uint8_t*>(host), bytes); }
 void Device::place_at_host_addresses() { impl_->global.place_at_host_addresses(); }
+void Device::set_host_memory_resolver(std::function<bool(uint64_t)> resolver) {
+  impl_->global.set_resolver(std::move(resolver));
+}
 void Device::free(uint64_t address) { impl_->global.free(address); }
 void* Device::host_pointer(uint64_t address, size_t bytes) {
   impl_->global.define(address, bytes);  // the caller may write through it

@@ -1,4 +1,7 @@
-"""Triton's NVIDIA compiler, stopping at PTX (the stages up to "ptx"; no cubin)."""
+"""Triton's NVIDIA compiler, stopping at PTX: its stages up to "ptx", then a "cubin" that is the
+PTX text as bytes, the binary ptxvm loads (no ptxas run). The binary keeps Triton's name for it, so
+`asm["ptx"]` stays text, `asm["cubin"]` is what the device loads, and TRITON_STORE_BINARY_ONLY
+still stores it."""
 import triton.backends.nvidia.compiler as _nvidia
 
 from . import active
@@ -15,10 +18,6 @@ class PtxvmBackend(_nvidia.CUDABackend):
     def supports_target(target):
         return target.backend == "cuda" and active()
 
-    def __init__(self, target):
-        super().__init__(target)
-        self.binary_ext = "ptx"  # what the launcher loads
-
     def parse_options(self, opts):
         # PTX ISA 9.0 unless the kernel asks for another: LLVM emits 9.0's instructions whatever
         # Triton's ptxas is (Triton only rewrites the .version line to that ptxas's), and ptxvm reads
@@ -27,7 +26,8 @@ class PtxvmBackend(_nvidia.CUDABackend):
 
     def add_stages(self, stages, options, language):
         super().add_stages(stages, options, language)
-        stages.pop("cubin", None)
+        stages["cubin"] = lambda ptx, metadata: ptx.encode()
 
     def hash(self):
-        return "ptxvm-" + super().hash()
+        # "2": the binary became the "cubin" stage, so kernels cached before are compiled again
+        return "ptxvm2-" + super().hash()

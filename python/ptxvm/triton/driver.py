@@ -1,7 +1,9 @@
 """Triton's driver for ptxvm: the target, the "device", loading PTX, and the launcher."""
 from __future__ import annotations
 
+import gc
 import struct
+import threading
 import time
 from typing import Any
 
@@ -11,7 +13,7 @@ import triton.backends.nvidia.driver as _nvidia
 
 import ptxvm
 
-from . import active, capability
+from . import active, capability, torch_cuda
 
 # Triton takes exactly one active driver: while ptxvm is active, Triton's own CUDA driver steps
 # aside (it is active wherever torch sees a GPU).
@@ -19,6 +21,12 @@ _nvidia_is_active = _nvidia.CudaDriver.is_active
 _nvidia.CudaDriver.is_active = staticmethod(lambda: not active() and _nvidia_is_active())
 
 _device: ptxvm.Device | None = None
+_launching: "_Storages | None" = None  # the storages of the launch running now
+_resolving = threading.Lock()
+
+# Triton imports this module when it discovers its backends, before a program's first query.
+if active():
+    torch_cuda.install()
 
 
 def device() -> ptxvm.Device:
@@ -26,11 +34,29 @@ def device() -> ptxvm.Device:
     global _device
     if _device is None:
         _device = ptxvm.Device()
+        _device.set_host_memory_resolver(_resolve)
     return _device
 
 
-# Shared memory per block, as the target GPU gives it (cudaDevAttrMaxSharedMemoryPerBlockOptin).
-_MAX_SHARED = {80: 166912, 86: 101376, 89: 101376, 90: 232448, 100: 232448, 120: 101376}
+def _resolve(address: int) -> bool:
+    """A tensor the kernel reaches through a pointer it read (tutorial 08's arrays of tensor
+    addresses), not as an argument: the live PyTorch CPU tensor whose storage holds `address`,
+    adopted at its own address for the rest of the launch."""
+    storages = _launching
+    if storages is None:
+        return False
+    import torch
+    with _resolving:  # the launch's host threads may miss together, and this code yields the GIL
+        for obj in gc.get_objects():
+            if isinstance(obj, torch.Tensor) and obj.device.type == "cpu":
+                try:
+                    storage = obj.untyped_storage()
+                except (RuntimeError, NotImplementedError):  # sparse and other storage-less layouts
+                    continue
+                base = storage.data_ptr()
+                if base <= address < base + storage.nbytes():
+                    return storages.adopt(storage) == base
+    return False
 
 
 class _Utils:
@@ -48,7 +74,7 @@ class _Utils:
         pass
 
     def get_device_properties(self, device_index: int) -> dict:
-        return {"max_shared_mem": _MAX_SHARED[capability()], "max_num_regs": 65536, "multiprocessor_count": 132,
+        return {"max_shared_mem": torch_cuda.max_shared_optin(), "max_num_regs": 65536, "multiprocessor_count": 132,
                 "warpSize": 32, "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120}
 
     def set_printf_fifo_size(self, size: int) -> None:
@@ -128,13 +154,18 @@ class _Storages:
         self.ranges: dict[int, ptxvm.DeviceArray] = {}
 
     def address(self, tensor: Any) -> int:
-        storage = tensor.untyped_storage()
+        # a TensorWrapper (triton.reinterpret) has its tensor as `base`
+        storage = (tensor if hasattr(tensor, "untyped_storage") else tensor.base).untyped_storage()
+        return self.adopt(storage) + (tensor.data_ptr() - storage.data_ptr())
+
+    def adopt(self, storage: Any) -> int:
+        """The device address of a storage's first byte, adopting it at its first use."""
         base = storage.data_ptr()
         if base not in self.ranges:
             import torch
             view = torch.empty(0, dtype=torch.uint8).set_(storage).numpy()  # the storage's bytes
             self.ranges[base] = device().adopt(view)
-        return self.ranges[base].address + (tensor.data_ptr() - base)
+        return self.ranges[base].address
 
     def free(self) -> None:
         for darray in self.ranges.values():
@@ -170,6 +201,7 @@ class _Launcher:
             launch_exit_hook(launch_metadata)
 
     def _launch(self, gridX, gridY, gridZ, stream, function, packed_metadata, args):
+        global _launching
         kernel: ptxvm.Kernel = function
         num_warps, num_ctas, shared = packed_metadata
         values: list = []
@@ -188,9 +220,11 @@ class _Launcher:
             for (size, align), allocator in zip((self.global_scratch, self.profile_scratch), _allocators()):
                 next(params)
                 raw.append(struct.pack("<Q", self._scratch(size * grid * num_ctas, align, allocator, storages, scratch)))
+            _launching = storages
             kernel(*raw, grid=(gridX * num_ctas, gridY, gridZ), block=32 * num_warps, shared=shared,
                    cluster=(num_ctas, 1, 1) if num_ctas > 1 else None, cooperative=self.cooperative)
         finally:
+            _launching = None
             storages.free()
             for s in scratch:
                 s.free()
@@ -229,6 +263,7 @@ class _Launcher:
 class PtxvmDriver(DriverBase):
 
     def __init__(self) -> None:
+        torch_cuda.install()
         self.utils = _Utils()
         self.launcher_cls = _Launcher
 
