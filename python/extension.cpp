@@ -53,7 +53,8 @@ NB_MODULE(_ptxvm, m) {
       "encode_tensor_map",
       [](unsigned type, uint64_t address, const std::vector<uint64_t>& dims, const std::vector<uint64_t>& strides,
          const std::vector<uint32_t>& box, const std::vector<uint32_t>& element_strides, unsigned interleave,
-         unsigned swizzle, unsigned l2, unsigned oob) {
+         unsigned swizzle, unsigned l2, unsigned oob, const std::vector<int32_t>& lower,
+         const std::vector<int32_t>& upper, uint32_t channels, uint32_t pixels) {
         namespace tma = ptxvm::units::tma;
         tma::TensorMap t;
         if (dims.empty() || dims.size() > 5 || strides.size() + 1 != dims.size() || box.size() != dims.size() ||
@@ -69,12 +70,22 @@ NB_MODULE(_ptxvm, m) {
         t.swizzle = static_cast<tma::Swizzle>(swizzle);
         t.l2 = static_cast<tma::L2Promotion>(l2);
         t.oob = static_cast<tma::OobFill>(oob);
+        // an im2col map (cuTensorMapEncodeIm2col): the pixel box's corners in the spatial dims
+        if (!lower.empty() || !upper.empty()) {
+          if (lower.size() != upper.size() || lower.size() + 2 != dims.size())
+            throw std::invalid_argument("an im2col tensor map has rank - 2 lower and upper corner offsets");
+          t.im2col = true;
+          for (size_t i = 0; i < lower.size(); ++i) t.lower[i] = lower[i], t.upper[i] = upper[i];
+          t.channels = channels;
+          t.pixels = pixels;
+        }
         if (std::string why = tma::validate(t); !why.empty()) throw std::invalid_argument("tensor map: " + why);
         const auto bytes = tma::encode(t);
         return nb::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       },
       "type"_a, "address"_a, "dims"_a, "strides"_a, "box"_a, "element_strides"_a, "interleave"_a, "swizzle"_a,
-      "l2"_a, "oob"_a);
+      "l2"_a, "oob"_a, "lower"_a = std::vector<int32_t>{}, "upper"_a = std::vector<int32_t>{}, "channels"_a = 0,
+      "pixels"_a = 0);
 
   nb::class_<ptxvm::Module>(m, "Module")
       .def("kernels", &ptxvm::Module::kernels)

@@ -196,6 +196,56 @@ def small_ints(*shape):
     return torch.randint(-3, 4, shape).to(torch.float16)
 
 
+def im2col_reference(inp, lower, upper, coord, offsets, pixels, channels):
+    """The pixels an im2col load gathers (PTX §5.5.4): from `coord`, W fastest through the bounding
+    box [lower, (H-1, W-1) + upper] of each image, each read `offsets` away (zeros outside)."""
+    _, H, W, _ = inp.shape
+    out = torch.zeros(pixels, channels, dtype=inp.dtype)
+    n, h, w, c = coord
+    for p in range(pixels):
+        y, x = h + offsets[0], w + offsets[1]
+        if 0 <= y < H and 0 <= x < W:
+            out[p] = inp[n, y, x, c:c + channels]
+        w += 1
+        if w > W - 1 + upper[1]:
+            w, h = lower[1], h + 1
+            if h > H - 1 + upper[0]:
+                h, n = lower[0], n + 1
+    return out
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "cuda:100"])
+def test_gluon_im2col_tensor_descriptors(target):
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor, TensorDescriptorIm2Col
+    from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma
+
+    @gluon.jit
+    def im2col_kernel(src, dst, n: int, h: int, w: int, c: int, off_h: gl.constexpr, off_w: gl.constexpr):
+        smem = gl.allocate_shared_memory(src.dtype, src.block_shape, src.layout)
+        bar = mbarrier.allocate_mbarrier()
+        mbarrier.init(bar, count=1)
+        mbarrier.expect(bar, src.block_type.nbytes)
+        tma.async_load_im2col(src, [n, h, w, c], [off_h, off_w], bar, smem)
+        mbarrier.wait(bar, phase=0)
+        mbarrier.invalidate(bar)
+        tma.async_store(dst, [0, 0], smem)
+        tma.store_wait(pendings=0)
+
+    use(target, im2col_kernel)
+    inp = torch.arange(2 * 4 * 5 * 64, dtype=torch.float32).reshape(2, 4, 5, 64)  # NHWC
+    layout = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=32, rank=2)
+    # a box one row above the image and one column short of it; the load starts above the image,
+    # reads one row further down, and runs into the second image
+    lower, upper, coord, offsets = [-1, 0], [0, -1], [0, -1, 0, 32], (1, 0)
+    src = TensorDescriptorIm2Col.from_tensor(inp, [32, 32], layout, padding="zero", element_strides=[1, 1, 1, 1],
+                                             pixel_box_lower_corner=lower, pixel_box_upper_corner=upper)
+    out = torch.full((32, 32), -1.0)
+    im2col_kernel[(1,)](src, TensorDescriptor.from_tensor(out, [32, 32], layout), *coord, *offsets, num_warps=1)
+    assert torch.equal(out, im2col_reference(inp, lower, upper, coord, offsets, 32, 32))
+
+
 @pytest.mark.parametrize("target", ["cuda:90", "cuda:100"])
 def test_host_tensor_descriptors_become_tensor_maps(target):
     from triton.tools.tensor_descriptor import TensorDescriptor

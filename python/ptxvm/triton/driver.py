@@ -118,13 +118,12 @@ class _TensorMap:
 
 def _tensordesc_arg(desc: Any, meta: dict | None, _: Any) -> list:
     """A TensorDescriptor argument as the kernel takes it: with TMA, the map (as Triton's NVIDIA
-    driver fills it: cuTensorMapEncodeTiled with dims reversed, strides in bytes, no interleave,
-    L2 promotion 128B, NaN fill for padding="nan"), then shape and strides; else decomposed."""
+    driver fills it: cuTensorMapEncodeTiled, or cuTensorMapEncodeIm2col for Gluon's
+    TensorDescriptorIm2Col, with dims reversed, strides in bytes, no interleave, L2 promotion 128B,
+    NaN fill for padding="nan"), then shape and strides; else decomposed."""
     if meta is None:
         from triton.backends.driver import decompose_descriptor
         return decompose_descriptor(desc)
-    if meta.get("is_im2col", False):
-        raise NotImplementedError("ptxvm's Triton backend does not take im2col tensor descriptors yet")
     shape, strides, elem = list(desc.shape), list(desc.strides), meta["elem_size"]
     if meta["fp4_padded"]:
         shape[-1] *= 2
@@ -134,6 +133,12 @@ def _tensordesc_arg(desc: Any, meta: dict | None, _: Any) -> list:
     fields = dict(type=host_type, dims=shape[::-1], strides=[elem * s for s in strides[:-1]][::-1],
                   box=list(meta["block_size"])[::-1], element_strides=[1] * rank, interleave=0,
                   swizzle=meta["swizzle"], l2=2, oob=1 if desc.padding == "nan" else 0)
+    if meta.get("is_im2col", False):
+        # the block is [pixels per column, channels per pixel]; the box's corners are per spatial dim
+        pixels, channels = meta["block_size"]
+        fields.update(box=[0] * rank, element_strides=list(desc.element_strides or [1] * rank)[::-1],
+                      lower=list(desc.pixel_box_lower_corner)[::-1], upper=list(desc.pixel_box_upper_corner)[::-1],
+                      channels=channels, pixels=pixels)
     return [_TensorMap(desc.base, fields), *desc.shape, *desc.strides]
 
 
@@ -243,10 +248,7 @@ class _Launcher:
     @staticmethod
     def _bytes(ty: Any, value: Any, size: int, storages: _Storages) -> bytes:
         if isinstance(value, _TensorMap):
-            f = value.fields
-            return ptxvm._ptxvm.encode_tensor_map(f["type"], storages.address(value.base), f["dims"], f["strides"],
-                                                  f["box"], f["element_strides"], f["interleave"], f["swizzle"],
-                                                  f["l2"], f["oob"])
+            return ptxvm._ptxvm.encode_tensor_map(address=storages.address(value.base), **value.fields)
         if value is None:
             return bytes(size)
         if hasattr(value, "data_ptr"):
