@@ -102,6 +102,40 @@ def test_triton_finds_the_backend_from_the_environment_alone():
     assert out.split("\n")[0] == "cuda 100 (10, 0) False"
 
 
+CUDA_TENSORS_PROGRAM = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale(x, out, n, BLOCK: tl.constexpr):
+    desc = tl.make_tensor_descriptor(x, shape=[n], strides=[1], block_shape=[BLOCK])  # global scratch
+    i = tl.program_id(0) * BLOCK
+    desc.store([i], 3 * desc.load([i]))
+    tl.store(out + i + tl.arange(0, BLOCK), desc.load([i]))
+
+made = []
+def alloc(size, align, stream):
+    made.append(torch.empty(size, dtype=torch.int8, device="cuda"))  # as Triton's tutorials write it
+    return made[-1]
+
+triton.set_allocator(alloc)
+x = torch.arange(256, dtype=torch.float32, device="cuda")
+out = torch.zeros(256).cuda()
+scale[(2,)](x, out, 256, BLOCK=128)
+print(x.device, made[0].device, torch.equal(out, 3 * torch.arange(256.0)), torch.cuda.is_available())
+"""
+
+
+def test_cuda_tensors_are_cpu_tensors_when_asked(tmp_path):
+    import os
+    import subprocess
+    import sys
+    program = tmp_path / "program.py"  # Triton reads a kernel's source from its file
+    program.write_text(CUDA_TENSORS_PROGRAM)
+    env = {**os.environ, "PTXVM_TARGET": "cuda:90", "PTXVM_CUDA_TENSORS": "cpu"}
+    run = subprocess.run([sys.executable, str(program)], env=env, capture_output=True, text=True)
+    assert run.stdout.split("\n")[0] == "cpu cpu True False", run.stderr
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="torch sees a GPU: its own answers stay")
 def test_torch_cuda_queries_answer_for_the_target():
     for target, capability in (("cuda:80", (8, 0)), ("cuda:90", (9, 0)), ("cuda:100", (10, 0))):

@@ -47,9 +47,10 @@ TEST(TensorMap, ZeroBytesAreTheBlankMap) {  // what Triton fills with tensormap.
   const std::array<uint8_t, 128> zeros{};
   const auto blank = units::tma::decode(zeros.data());
   ASSERT_TRUE(blank);
-  EXPECT_EQ(blank->rank, 0u);
+  EXPECT_EQ(blank->rank, 1u);  // a zero-based field (PTX §9.7.9.26), so a 1D map needs no .rank
+  EXPECT_EQ(blank->dims[0], 0u);
   EXPECT_EQ(blank->element_strides[0], 0u);
-  EXPECT_NE(units::tma::validate(*blank), "");
+  EXPECT_NE(units::tma::validate(*blank), "");  // no size yet
 }
 
 // Each of cuTensorMapEncodeTiled's rules, broken once.

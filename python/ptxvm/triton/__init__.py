@@ -39,11 +39,16 @@ def capability() -> int:
     return int(arch)
 
 
-def activate(target: str = "cuda:90") -> None:
-    """Makes ptxvm Triton's active driver for `target` ("cuda:90", ...)."""
+def activate(target: str = "cuda:90", cuda_tensors_on_cpu: bool = False) -> None:
+    """Makes ptxvm Triton's active driver for `target` ("cuda:90", ...); with
+    `cuda_tensors_on_cpu`, tensors made with device="cuda" are made on the CPU (as
+    PTXVM_CUDA_TENSORS=cpu does; see cuda_tensors)."""
     global _activated
     _activated = target
     capability()
+    if cuda_tensors_on_cpu:
+        from . import cuda_tensors
+        cuda_tensors.enable()
     import triton.backends
     from triton.runtime import driver
     from .compiler import PtxvmBackend

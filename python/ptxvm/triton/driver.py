@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import struct
 import threading
 import time
@@ -13,7 +14,7 @@ import triton.backends.nvidia.driver as _nvidia
 
 import ptxvm
 
-from . import active, capability, torch_cuda
+from . import active, capability, cuda_tensors, torch_cuda
 
 # Triton takes exactly one active driver: while ptxvm is active, Triton's own CUDA driver steps
 # aside (it is active wherever torch sees a GPU).
@@ -24,9 +25,19 @@ _device: ptxvm.Device | None = None
 _launching: "_Storages | None" = None  # the storages of the launch running now
 _resolving = threading.Lock()
 
+
+
+def _answer_for_the_target() -> None:
+    """torch.cuda's queries answer for the target; with PTXVM_CUDA_TENSORS=cpu, "cuda" tensors
+    are made on the CPU."""
+    torch_cuda.install()
+    if os.environ.get("PTXVM_CUDA_TENSORS") == "cpu":
+        cuda_tensors.enable()
+
+
 # Triton imports this module when it discovers its backends, before a program's first query.
 if active():
-    torch_cuda.install()
+    _answer_for_the_target()
 
 
 def device() -> ptxvm.Device:
@@ -265,7 +276,7 @@ class _Launcher:
 class PtxvmDriver(DriverBase):
 
     def __init__(self) -> None:
-        torch_cuda.install()
+        _answer_for_the_target()
         self.utils = _Utils()
         self.launcher_cls = _Launcher
 

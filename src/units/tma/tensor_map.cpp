@@ -153,7 +153,7 @@ std::array<uint8_t, 128> encode(const TensorMap& m) {
 std::optional<TensorMap> decode(const uint8_t* b) {
   if (std::all_of(b, b + 128, [](uint8_t x) { return x == 0; })) {  // the blank map
     TensorMap m;
-    m.rank = 0;
+    m.rank = 1;  // the rank field counts from zero (§9.7.9.26): Triton's 1D maps never replace it
     m.element_strides = {};
     return m;
   }
