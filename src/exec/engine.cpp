@@ -358,7 +358,7 @@ void init_cta(Launch& l, Cta& cta, Dim3 id, Cluster& cluster, uint32_t rank, uns
     Warp& w = cta.warps[i];
     std::vector<uint64_t> regs = std::move(w.regs);  // a fresh Warp, keeping these buffers
     std::vector<uint32_t> preds = std::move(w.preds);
-    // and the allocations found by an earlier CTA of this launch (they cannot change during it)
+    // and the allocations found by an earlier CTA of this launch (none is freed during it)
     const bool same_launch = w.launch == &l;
     const mem::GlobalMemory::Range last_global = w.last_global, other_global = w.other_global;
     std::destroy_at(&w);  // rebuilt in place: a temporary Warp copied over it stalls on its reload
