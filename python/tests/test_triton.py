@@ -146,6 +146,9 @@ def test_torch_cuda_queries_answer_for_the_target():
         assert torch.cuda.get_device_name(0) == f"ptxvm sm_{capability[0]}{capability[1]}"
     assert torch.cuda.current_device() == 0
     torch.cuda.synchronize()
+    torch.cuda.set_device(0)
+    with torch.cuda.device(torch.zeros(1).device.index):  # a CPU tensor's index: None
+        pass
     assert not torch.cuda.is_available()  # tensors stay on the CPU
 
 

@@ -56,13 +56,17 @@ class Launch:
     (kind, value) scalars with kind in u32, s32, u64, f32, f64, or ("tensormap",
     fields, array, output) for a tensor map over the buffer `array` named
     fields["buffer"] (compared after the launch when `output`), the other fields
-    those of cuTensorMapEncodeTiled as the manifest's tensormap argument names them."""
+    those of cuTensorMapEncodeTiled as the manifest's tensormap argument names them.
+    `undefined`: the report the sanitizer must give for a kernel whose PTX is undefined where the
+    GPU (through ptxas) still gives results, which are recorded and compared as any others."""
 
-    def __init__(self, name, ptx, kernel, grid, block, args, shared_bytes=0, cooperative=False, printf=False):
+    def __init__(self, name, ptx, kernel, grid, block, args, shared_bytes=0, cooperative=False, printf=False,
+                 undefined=None):
         self.name, self.ptx, self.kernel = name, ptx, kernel
         self.grid, self.block = list(grid), list(block)
         self.args, self.shared_bytes = args, shared_bytes
         self.cooperative, self.printf = cooperative, printf
+        self.undefined = undefined
 
     def buffers(self):
         return [(a[0], a[1], a[2]) if a[0] != "tensormap" else ("out" if a[3] else "in", a[1]["buffer"], a[2])
@@ -473,6 +477,35 @@ def tensor_core_launches():
                         [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(M * N, np.float32)),
                          ("s32", M), ("s32", N), ("s32", K), ("u64", 0), ("u64", 0)],
                         shared_bytes=m["shared_bytes"]))
+    # The Hopper numerics of Triton's test_core.py (triton/hopper_numerics.py): fp8 GEMMs with
+    # max_num_imprecise_acc, whose PTX reads each wgmma's accumulators before its wait (ptxas
+    # serializes those wgmma), 128 x 128 x 256; bf16 cumulative sums (each step rounds to bf16);
+    # dot_scaled of e4m3 with e8m0 scales (2^-7 .. 2^7) by f16, 64 x 64 x 128.
+    for name, seed, fmt, erange in [("imprecise90_fp8e4m3", 8321, E4M3, (0, 14)),
+                                    ("imprecise90_fp8e5m2", 8322, E5M2, (0, 30))]:
+        r = Rng(seed)
+        M, N, K = 128, 128, 256
+        a, b = cancelling(spread(r, (M, K), fmt, *erange), spread(r, (K, N), fmt, *erange), fmt)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [M // 64, N // 64], [m["block"]],
+                        [("in", "A", flat(a, "row")), ("in", "B", flat(b, "row")), ("out", "C", z(M * N, np.float32)),
+                         ("s32", M), ("s32", N), ("s32", K), ("u64", 0), ("u64", 0)],
+                        shared_bytes=m["shared_bytes"],
+                        undefined="async: register read before an asynchronous operation's completion"))
+    for name, seed, shape in [("cumsum90_bf16_row", 8323, (1, 1024)), ("cumsum90_bf16_cols_reverse", 8324, (32, 32))]:
+        r = Rng(seed)
+        x = spread(r, shape, BF16, 118, 130)
+        m = meta[name]
+        L.append(Launch("triton_" + name, m["ptx"], m["kernel"], [1], [m["block"]],
+                        [("in", "X", x.reshape(-1)), ("out", "Z", z(shape[0] * shape[1], np.float32)),
+                         ("u64", 0), ("u64", 0)], shared_bytes=m["shared_bytes"]))
+    r = Rng(8325)
+    a, b = spread(r, (64, 128), E4M3, 0, 15), spread(r, (128, 64), F16, 5, 22)
+    scales = (r.raw(64 * 4) % 15 + 120).astype(np.uint8)
+    m = meta["scaled_dot90_e4m3_f16"]
+    L.append(Launch("triton_scaled_dot90_e4m3_f16", m["ptx"], m["kernel"], [1], [m["block"]],
+                    [("in", "A", flat(a, "row")), ("in", "SA", scales), ("in", "B", flat(b, "row")),
+                     ("out", "C", z(64 * 64, np.float32)), ("u64", 0), ("u64", 0)], shared_bytes=m["shared_bytes"]))
     # The tutorial-style flash attention (triton/fused_attention.py): (heads, N_CTX, 64) f16,
     # contiguous; Q and K with |x| in [2^-6, 4), V down to subnormals; outputs O (f16) and the
     # rows' log2-sum-exp2 M (f32); grid (N_CTX / BLOCK_M, heads). Not causal: 3 heads, BLOCK

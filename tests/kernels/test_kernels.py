@@ -43,12 +43,16 @@ def test_launch(name, tmp_path):
     manifest = tmp_path / "launch.json"
     manifest.write_text(json.dumps(launch.manifest(ptx_path, str(tmp_path))))
     # Once as it is, once with every check of the sanitizer (docs/Sanitizer.md): a correct kernel
-    # gets no report, and the checks change no bit.
+    # gets no report (one with undefined PTX the report it names), and the checks change no bit.
     for checks in ([], ["--check=all"]):
         out_dir = tmp_path / ("out-checked" if checks else "out")
         p = subprocess.run([os.environ["PTXVM"], "run", str(manifest), "--out", str(out_dir), *checks],
                            capture_output=True, timeout=600)
-        assert p.returncode == 0, f"ptxvm run {' '.join(checks)} failed ({p.returncode}): {diagnostics(p.stderr)}"
+        if checks and launch.undefined:
+            assert p.returncode == 2 and launch.undefined in p.stderr.decode(), \
+                f"ptxvm run {' '.join(checks)} did not report {launch.undefined!r}: {diagnostics(p.stderr)}"
+        else:
+            assert p.returncode == 0, f"ptxvm run {' '.join(checks)} failed ({p.returncode}): {diagnostics(p.stderr)}"
         compare_outputs(name, launch, p.stdout, out_dir)
 
 

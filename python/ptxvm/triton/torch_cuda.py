@@ -2,10 +2,11 @@
 
 Triton's testing helpers (`triton._internal_testing.is_hopper()`, ...), its test suite and its
 tutorials ask PyTorch which GPU they run on: `torch.cuda.get_device_capability()`,
-`get_device_name()`, `get_device_properties()`, `current_device()`, `synchronize()`. Where PyTorch
-sees no GPU these raise, so while ptxvm is Triton's driver they answer for the target instead
-(cuda:90 -> (9, 0)). Only these queries: `torch.cuda.is_available()` stays False and tensors stay
-on the CPU. Where PyTorch sees a GPU nothing is replaced.
+`get_device_name()`, `get_device_properties()`, `current_device()`, `synchronize()`, and select
+a device (`set_device()`, `with torch.cuda.device(i):`). Where PyTorch sees no GPU these raise, so
+while ptxvm is Triton's driver they answer for the target instead (cuda:90 -> (9, 0)) and
+selecting a device selects the one there is. Only these: `torch.cuda.is_available()` stays False
+and tensors stay on the CPU. Where PyTorch sees a GPU nothing is replaced.
 """
 from __future__ import annotations
 
@@ -52,7 +53,25 @@ def synchronize(device: Any = None) -> None:
     """Launches on ptxvm finish before they return."""
 
 
-_QUERIES = (get_device_capability, get_device_name, get_device_properties, current_device, synchronize)
+def set_device(device: Any) -> None:
+    """There is one device."""
+
+
+class device:
+    """`with torch.cuda.device(i):` selects the one device there is."""
+
+    def __init__(self, device: Any):
+        self.idx = 0
+
+    def __enter__(self) -> "device":
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        return False
+
+
+_QUERIES = (get_device_capability, get_device_name, get_device_properties, current_device, synchronize, set_device,
+            device)
 _installed = False
 
 

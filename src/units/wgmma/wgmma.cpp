@@ -410,6 +410,37 @@ void check_warpgroup(Warp& w, const Op& op, uint32_t m) {
                                                        " does not (§9.7.15)");
 }
 
+void wait_group(Warp& w, const Op& op, uint32_t m);
+void commit_group(Warp& w, const Op& op, uint32_t m);
+void fence(Warp& w, const Op& op, uint32_t m);
+void mma_async(Warp& w, const Op& op, uint32_t m);
+
+// Whether an argument names one of the register slots `slots`.
+bool names(const Arg& a, const std::vector<uint32_t>& slots) {
+  if ((a.kind == ArgKind::Reg || a.kind == ArgKind::Address) &&
+      std::find(slots.begin(), slots.end(), a.reg) != slots.end())
+    return true;
+  return std::any_of(a.elems.begin(), a.elems.end(), [&](const Arg& e) { return names(e, slots); });
+}
+
+// Whether an instruction after the wgmma.mma_async at `pc` and before the wgmma.wait_group that
+// follows it reads or writes one of its registers `slots`, in the straight-line code up to a
+// branch. The ISA leaves that undefined (§9.7.15.7.3), but ptxas then serializes the function's
+// wgmma ("wgmma.mma_async instructions are serialized"): each completes before the next
+// instruction, and the access sees its result. Triton relies on it (an fp8 tl.dot with
+// max_num_imprecise_acc adds each product's accumulators into its own at once); an H200 gives
+// those results (tests/kernels: triton_imprecise90_*).
+bool touched_before_wait(const program::Program& prog, uint32_t pc, const std::vector<uint32_t>& slots) {
+  const uint32_t end = prog.functions[prog.ops[pc].function].end;
+  for (uint32_t i = pc + 1; i < end; ++i) {
+    const Op& o = prog.ops[i];
+    if (o.fn == &wait_group || o.jumps) return false;
+    if (o.fn == &mma_async || o.fn == &commit_group || o.fn == &fence) continue;  // a chain may share them
+    if (std::any_of(o.args.begin(), o.args.end(), [&](const Arg& a) { return names(a, slots); })) return true;
+  }
+  return false;
+}
+
 // wgmma.mma_async.sync.aligned: the warps of the warpgroup meet; the last issues the operation.
 void mma_async(Warp& w, const Op& op, uint32_t m) {
   check_warpgroup(w, op, m);
@@ -452,6 +483,10 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
     u.groups[member.index].issue(0, {mma, &member});
     if (member.async_checked)
       for (uint32_t slot : mma->slots()) member.async_hold(slot, w.current_pc);
+  }
+  if (touched_before_wait(*w.program, w.current_pc, mma->slots())) {  // serialized as ptxas does: it lands now
+    for (Mma* earlier : std::vector<Mma*>(in_flight)) earlier->run(w);  // (its wait finds it done)
+    mma->chain->flush();
   }
   meeting.complete(*w.cta);
 }
