@@ -41,7 +41,7 @@ def environment(args) -> dict:
 def collect(tests: pathlib.Path, test_file: str, env: dict) -> list:
     out = subprocess.run([sys.executable, "-m", "pytest", test_file, "--device", "cpu", "--collect-only", "-q",
                           "-p", "no:cacheprovider"], cwd=tests, env=env, capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if "::" in line]
+    return [line for line in out.splitlines() if line.startswith(test_file + "::")]
 
 
 def failure_class(case: ET.Element) -> str:
