@@ -164,11 +164,13 @@ void Warp::async_uses(uint32_t exec) {
   const program::Op& op = program->ops[current_pc];
   if (op.family && op.family->mnemonic.rfind("wgmma", 0) == 0) return;  // a chain on the accumulators
   const sanitize::OpTraits& t = launch->sanitizer->traits(current_pc);
-  for (const std::vector<uint32_t>* slots : {&t.reads, &t.stores, &t.addresses})
+  for (const std::vector<uint32_t>* slots : {&t.reads, &t.stores, &t.addresses, &t.writes})
     for (uint32_t slot : *slots)
       if (async_register_count[slot] && exec) {
         const int lane = std::countr_zero(exec);
-        check_report("async", lane, current_pc, "register read before an asynchronous operation's completion",
+        check_report("async", lane, current_pc,
+                     slots == &t.writes ? "register written before an asynchronous operation's completion"
+                                        : "register read before an asynchronous operation's completion",
                      "the operation holds this register (its accumulators or A fragment) until a wgmma.wait_group of "
                      "the warp retires its wgmma-group; accessing it before is undefined (PTX §9.7.15.7.3)",
                      first_thread + static_cast<uint32_t>(lane), async_register_pc[slot]);

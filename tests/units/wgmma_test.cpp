@@ -39,24 +39,35 @@ std::string wgmma_kernel(const std::string& body, bool accumulators = true) {
 
 const char* kMma = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, %p2, 1, 1, 0, 0;\n";
 
-// Reading accumulators before the wait that retires them is undefined (§9.7.15.7.3); the reads
-// here show where ptxvm lands the operation. bar.sync keeps every warp's early read ahead of any
-// warp's wait: the first wait of the warpgroup lands an operation for all four warps.
-TEST(Wgmma, AccumulatorsChangeAtTheWaitThatRetiresTheirGroup) {  // §9.7.15.7.3
-  Harness h;
-  h.load(wgmma_kernel(std::string(kMma) + kMma +  // a chain of two on the same accumulators
-                      "wgmma.commit_group.sync.aligned;\n"
-                      "st.global.f32 [%rd2], %f1;\n"  // before the wait: still C
-                      "bar.sync 0;\n"
-                      "wgmma.wait_group.sync.aligned 0;\n"
-                      "st.global.f32 [%rd2+512], %f1;\nst.global.f32 [%rd2+1024], %f4;\n"));
-  uint64_t out = h.buffer(std::vector<float>(384, -1.0f));
-  ASSERT_TRUE(h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})}).ok);
-  auto r = h.read<float>(out, 384);
-  for (int t = 0; t < 128; ++t) {
-    EXPECT_EQ(r[t], 5.0f) << t;
-    EXPECT_EQ(r[128 + t], 5.0f + 16 + 16) << t;  // C + K, twice
-    EXPECT_EQ(r[256 + t], 5.0f + 16 + 16) << t;
+// One warpgroup's launch of the kernel, with the async check or without it.
+LaunchResult launch_with_async_check(Harness& h, uint64_t out, bool checked) {
+  LaunchConfig c;
+  c.grid = {1};
+  c.block = {128};
+  c.threads = 1;
+  c.checks.async = checked;
+  return h.module->launch("k", c, {arg(out), arg(uint64_t{0})});
+}
+
+// Reading the accumulators before the wait that retires them is undefined (§9.7.15.7.3), but
+// ptxas then serializes the wgmma and the GPU gives the products (tests/kernels
+// triton_imprecise90_*, which Triton's max_num_imprecise_acc emits); ptxvm does the same when the
+// straight-line code up to the next wait names the registers, and the async check reports it.
+TEST(Wgmma, AccumulatorsReadBeforeTheWaitHoldTheProductsAsPtxasSerializes) {  // §9.7.15.7.3
+  for (const bool checked : {false, true}) {
+    Harness h;
+    h.load(wgmma_kernel(std::string(kMma) + kMma +  // a chain of two on the same accumulators
+                        "wgmma.commit_group.sync.aligned;\n"
+                        "st.global.f32 [%rd2], %f1;\n"  // before the wait
+                        "wgmma.wait_group.sync.aligned 0;\n"
+                        "st.global.f32 [%rd2+512], %f1;\nst.global.f32 [%rd2+1024], %f4;\n"));
+    uint64_t out = h.buffer(std::vector<float>(384, -1.0f));
+    auto run = launch_with_async_check(h, out, checked);
+    ASSERT_TRUE(run.ok) << run.error;
+    auto r = h.read<float>(out, 384);
+    for (float v : r) EXPECT_EQ(v, 5.0f + 16 + 16);  // C + K, twice
+    EXPECT_EQ(run.reports.empty(), !checked);
+    if (checked) EXPECT_EQ(run.reports[0].kind, "register read before an asynchronous operation's completion");
   }
 }
 
@@ -136,13 +147,26 @@ TEST(Wgmma, SparseASumsHalfOfK) {  // wgmma.mma_async.sp, 2:4 (§9.7.15.6.1, 002
   for (float v : h.read<float>(out, 128)) EXPECT_EQ(v, 5.0f + 16);
 }
 
+// A write the straight-line code makes before the wait serializes the wgmma too (the async check
+// reports it); one past a branch finds the operation still in flight, and is reported whatever the
+// checks.
 TEST(Wgmma, WritingTheAccumulatorsBeforeTheWaitIsReported) {  // §9.7.15.7.3
   Harness h;
   h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\n"
                       "setp.eq.u32 %p3, %r1, 70;\n@%p3 mov.f32 %f3, 0f00000000;\n"
-                      "wgmma.wait_group.sync.aligned 0;\n"));
-  uint64_t out = h.buffer(std::vector<float>(128, 0.0f));
-  auto r = h.launch("k", {1}, {128}, {arg(out), arg(uint64_t{0})});
+                      "wgmma.wait_group.sync.aligned 0;\nst.global.f32 [%rd2], %f3;\n"));
+  uint64_t out = h.buffer(std::vector<float>(128, -1.0f));
+  auto r = launch_with_async_check(h, out, true);
+  ASSERT_TRUE(r.ok) << r.error;
+  auto v = h.read<float>(out, 128);
+  for (int t = 0; t < 128; ++t) EXPECT_EQ(v[t], t == 70 ? 0.0f : 21.0f) << t;
+  ASSERT_FALSE(r.reports.empty());
+  EXPECT_EQ(r.reports[0].kind, "register written before an asynchronous operation's completion");
+  Harness past_a_branch;
+  past_a_branch.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\nbra.uni NEXT;\nNEXT:\n"
+                                  "setp.eq.u32 %p3, %r1, 70;\n@%p3 mov.f32 %f3, 0f00000000;\n"
+                                  "wgmma.wait_group.sync.aligned 0;\n"));
+  r = past_a_branch.launch("k", {1}, {128}, {arg(past_a_branch.buffer(std::vector<float>(128))), arg(uint64_t{0})});
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("accumulator 2 of warp 2 lane 6 was written after the wgmma.mma_async"), std::string::npos)
       << r.error;
