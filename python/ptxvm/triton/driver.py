@@ -59,7 +59,8 @@ def _resolve(address: int) -> bool:
     import torch
     with _resolving:  # the launch's host threads may miss together, and this code yields the GIL
         for obj in gc.get_objects():
-            if isinstance(obj, torch.Tensor) and obj.device.type == "cpu":
+            # type(), not isinstance(): that reads __class__, which some module proxies warn about
+            if issubclass(type(obj), torch.Tensor) and obj.device.type == "cpu":
                 try:
                     storage = obj.untyped_storage()
                 except (RuntimeError, NotImplementedError):  # sparse and other storage-less layouts
