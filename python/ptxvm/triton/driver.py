@@ -26,7 +26,6 @@ _launching: "_Storages | None" = None  # the storages of the launch running now
 _resolving = threading.Lock()
 
 
-
 def _answer_for_the_target() -> None:
     """torch.cuda's queries answer for the target; with PTXVM_CUDA_TENSORS=cpu, "cuda" tensors
     are made on the CPU."""
@@ -86,7 +85,8 @@ class _Utils:
         pass
 
     def get_device_properties(self, device_index: int) -> dict:
-        return {"max_shared_mem": torch_cuda.max_shared_optin(), "max_num_regs": 65536, "multiprocessor_count": 132,
+        return {"max_shared_mem": torch_cuda.max_shared_optin(), "max_num_regs": 65536,
+                "multiprocessor_count": torch_cuda.MULTIPROCESSORS,
                 "warpSize": 32, "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120}
 
     def set_printf_fifo_size(self, size: int) -> None:

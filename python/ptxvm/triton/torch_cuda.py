@@ -19,6 +19,7 @@ from . import capability
 _SHARED_OPTIN = {80: 166912, 86: 101376, 89: 101376, 90: 232448, 100: 232448, 120: 101376}
 _SHARED_PER_SM = {80: 167936, 86: 102400, 89: 102400, 90: 233472, 100: 233472, 120: 102400}
 _THREADS_PER_SM = {80: 2048, 86: 1536, 89: 1536, 90: 2048, 100: 2048, 120: 1536}
+MULTIPROCESSORS = 132  # an H100 SXM's, reported for every target
 
 
 def max_shared_optin() -> int:
@@ -38,7 +39,7 @@ def get_device_properties(device: Any = None) -> SimpleNamespace:
     cc = capability()
     major, minor = divmod(cc, 10)
     return SimpleNamespace(name=get_device_name(), major=major, minor=minor, total_memory=80 << 30,
-                           multi_processor_count=132, warp_size=32, max_threads_per_multi_processor=_THREADS_PER_SM[cc],
+                           multi_processor_count=MULTIPROCESSORS, warp_size=32, max_threads_per_multi_processor=_THREADS_PER_SM[cc],
                            regs_per_multiprocessor=65536, shared_memory_per_block=49152,
                            shared_memory_per_block_optin=_SHARED_OPTIN[cc],
                            shared_memory_per_multiprocessor=_SHARED_PER_SM[cc], L2_cache_size=50 << 20,

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "exec/async_groups.h"
@@ -395,6 +396,8 @@ public:
   std::vector<const Op*> meeting_op;  // per warpgroup, the wgmma.mma_async its warps meet at
   std::vector<exec::AsyncGroups<Issued>> groups;
   std::vector<Chain> chains;  // per warpgroup
+  // per wgmma.mma_async (its pc) met so far: whether ptxas serializes it (touched_before_wait)
+  std::unordered_map<uint32_t, bool> serialized;
 };
 
 // The warpgroup of `w` must be four full warps of the CTA, and every lane must execute (.aligned).
@@ -484,7 +487,9 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
     if (member.async_checked)
       for (uint32_t slot : mma->slots()) member.async_hold(slot, w.current_pc);
   }
-  if (touched_before_wait(*w.program, w.current_pc, mma->slots())) {  // serialized as ptxas does: it lands now
+  auto [known, first_meeting] = u.serialized.try_emplace(w.current_pc);
+  if (first_meeting) known->second = touched_before_wait(*w.program, w.current_pc, mma->slots());
+  if (known->second) {  // serialized as ptxas does: it lands now
     for (Mma* earlier : std::vector<Mma*>(in_flight)) earlier->run(w);  // (its wait finds it done)
     mma->chain->flush();
   }
