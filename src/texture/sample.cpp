@@ -324,16 +324,21 @@ struct Weighted {
 };
 
 // The texels of one level around float texel coordinates u (dims of them), with `total` of the
-// weight: one texel (point filtering), or the 4 or 8 of linear filtering (corner_weights).
+// weight: one texel (point filtering), or the 4 or 8 of linear filtering (corner_weights). In
+// clamp mode the coordinate first stops at the first and last texel centres, so a lookup past the
+// edge gives the edge texels all the weight (the H100: its trilinear blends split a level's share
+// so, tests/hw/texture's "level" cases).
 void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int64_t total, Weighted& out) {
   if (!linear) {
     std::array<int64_t, 3> idx{};
     for (unsigned d = 0; d < s.dims; ++d) idx[d] = index_of(u[d]);
     return out.add(s.at(idx), total, out.quads++);
   }
+  const uint32_t n[3] = {s.img.width, s.img.height, s.img.depth};
   std::array<int64_t, 3> base{}, w{};
   for (unsigned d = 0; d < s.dims; ++d) {
-    const double x = u[d] - 0.5;
+    double x = u[d] - 0.5;
+    if (s.modes[d] == AddressMode::Clamp && !s.seamless) x = std::clamp(x, 0.0, double(std::max(n[d], 1u) - 1));
     base[d] = index_of(x);
     w[d] = std::isfinite(x) ? weight(x - std::floor(x)) : 0;
   }
