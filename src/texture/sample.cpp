@@ -294,15 +294,16 @@ std::array<AddressMode, 3> modes_of(const Object& tex) {
 
 // The weights of the 4 (8) texels around a 2D (3D) lookup, in 256ths, from the per-axis 1.8
 // fixed-point weights w (of the upper texel), as the H100 forms them (tests/hw/texture/filter:
-// every weight pair of 2 x 2 textures, every pair at six depths of 2 x 2 x 2 ones): each z slice
-// takes T = 256 - wz or wz (256 in 2D); its x-upper share is wx * T / 256 rounded (ties up), the
-// x-lower share the rest; each share splits by wy, the upper part rounded ties up, the lower part
-// ties down; every split gives its remainder to the other side, so the weights sum to 256 — or to
-// `total`, a mip level's share of a blend of two levels, split the same way.
+// every weight pair of 2 x 2 textures, every pair at six depths of 2 x 2 x 2 ones): the z-upper
+// slice takes T = wz * total / 256 rounded ties down, the other the rest (total is 256, or a mip
+// level's share of a blend of two levels: tests/hw/texture's "level 3d" cases); in each slice (or
+// 2D, T = total) the x-upper share is wx * T / 256 rounded (ties up), the x-lower share the rest;
+// each share splits by wy, the upper part rounded ties up, the lower part ties down; every split
+// gives its remainder to the other side, so the weights sum to total.
 std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned dims, int64_t total) {
   std::array<int64_t, 8> p{};
   const unsigned slices = dims == 3 ? 2 : 1;
-  const int64_t z_upper = (w[2] * total + 128) >> 8;
+  const int64_t z_upper = (w[2] * total + 127) >> 8;
   for (unsigned s = 0; s < slices; ++s) {
     const int64_t t = dims == 3 ? (s ? z_upper : total - z_upper) : total;
     const int64_t upper = (w[0] * t + 128) >> 8, lower = t - upper;
@@ -576,8 +577,10 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
-  // .base reads level 0 whatever the bias (the H100); the clamps still apply.
-  float lod = at.mip == Lookup::Mip::Base ? 0.0f : level_of(tex, base, at) + tex.sampler.mipmap_level_bias;
+  // .base reads level 0 whatever the bias (the H100); the clamps still apply. A NaN lod reads as
+  // 0, before the bias (the H100).
+  const float asked = at.mip == Lookup::Mip::Base ? 0.0f : level_of(tex, base, at);
+  float lod = at.mip == Lookup::Mip::Base ? 0.0f : (std::isnan(asked) ? 0.0f : asked) + tex.sampler.mipmap_level_bias;
   Weighted blended;
   if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1) {
     sample_level(tex, base, at, slice, c, 256, blended);
