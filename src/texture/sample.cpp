@@ -550,10 +550,12 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   if (at.geometry == Geometry::D1 && at.integer != (tex.resource.kind == TextureResource::Kind::Linear))
     return {0, 0, 0, 0};
   // Integer coordinates (.s32, §9.7.10.3): texel indices, no filtering, no address modes: a texel
-  // outside the image reads 0 in every channel (the H100; tex1Dfetch's rule).
+  // outside the image reads 0 in every channel (the H100; tex1Dfetch's rule) — except in a
+  // mipmapped array, whose indices are clamped to the level's texels (the H100, with a clamping
+  // sampler: tests/hw/texture's "level 2d s32 point/point").
   if (at.integer) {
-    // .level with .s32 coordinates names a level by number: one the resource lacks reads 0; the
-    // bounds are level 0's, and the level's own texels are then clamped to it (the H100).
+    // .level with .s32 coordinates names a level by number: one the resource lacks reads 0.
+    const bool mipmapped = tex.resource.kind == TextureResource::Kind::MipmappedArray;
     size_t level = 0;
     if (at.mip == Lookup::Mip::Level) {
       if (at.level < 0 || at.level >= float(levels.size())) return {0, 0, 0, 0};
@@ -567,7 +569,7 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     const int64_t n[3] = {base.width, base.height, base.depth};
     for (unsigned d = 0; d < dims; ++d) {
       idx[d] = int64_t(at.i[d]) + at.offset[d];
-      if (idx[d] < 0 || idx[d] >= n[d]) return {0, 0, 0, 0};
+      if (!mipmapped && (idx[d] < 0 || idx[d] >= n[d])) return {0, 0, 0, 0};
     }
     return result_words(tex, s.at(idx), r);
   }
