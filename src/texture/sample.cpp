@@ -170,7 +170,7 @@ int64_t address(int64_t i, int64_t n, AddressMode m) {
 // A cube direction's face and its (s, t) in [0, 1] (CUDA Programming Guide, "Cubemap Textures").
 struct Face {
   uint32_t face;
-  float s, t;
+  double s, t;  // exact from the f32 quotient: a direction just off a texel edge stays on its side (the H100)
 };
 // NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
 // centre of face +z (the H100); subnormal components count as they are.
@@ -188,7 +188,7 @@ Face cube_face(float x, float y, float z) {
   } else {
     face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
   }
-  return {face, (sc / ma + 1) * 0.5f, (tc / ma + 1) * 0.5f};
+  return {face, (double(sc / ma) + 1) * 0.5, (double(tc / ma) + 1) * 0.5};
 }
 
 struct Sampled {
@@ -240,8 +240,8 @@ struct Sampled {
     Sampled other = *this;
     other.slice = slice - face + f.face;
     other.seamless = false;
-    return other.at({std::clamp<int64_t>(int64_t(std::floor(double(f.s) * n)), 0, n - 1),
-                     std::clamp<int64_t>(int64_t(std::floor(double(f.t) * n)), 0, n - 1), 0});
+    return other.at({std::clamp<int64_t>(int64_t(std::floor(f.s * n)), 0, n - 1),
+                     std::clamp<int64_t>(int64_t(std::floor(f.t * n)), 0, n - 1), 0});
   }
 };
 
@@ -469,7 +469,7 @@ std::array<AddressMode, 3> cube_modes(const Object& tex) {
 }
 
 // The texels of one lookup at one level, with `total` of the weight.
-void sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<float, 3> c,
+void sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<double, 3> c,
                   int64_t total, Weighted& out) {
   const unsigned dims = dims_of(at.geometry);
   Sampled s{tex, img, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims, slice};
@@ -477,17 +477,17 @@ void sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_
   std::array<double, 3> u{};
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
   for (unsigned d = 0; d < dims; ++d)
-    u[d] = (cube ? double(c[d]) * n[d] : texels(tex, c[d], n[d], s.modes[d])) + at.offset[d];
+    u[d] = (cube ? c[d] * n[d] : texels(tex, float(c[d]), n[d], s.modes[d])) + at.offset[d];
   if (at.geometry == Geometry::A1D) u[1] = 0.5;  // a layer's row, at its centre: no border row blends in
   if (cube) s.modes = cube_modes(tex), s.seamless = tex.sampler.seamless_cubemap && tex.sampler.filter == FilterMode::Linear;
   collect(s, u, tex.sampler.filter == FilterMode::Linear, total, out);
 }
 
 // Coordinates as the H100 reads them: subnormals and NaNs as zero.
-std::array<float, 3> flushed(std::array<float, 3> c) {
-  for (float& x : c)
-    if (std::fpclassify(x) == FP_SUBNORMAL || std::isnan(x)) x = 0;
-  return c;
+std::array<double, 3> flushed(std::array<float, 3> c) {
+  std::array<double, 3> out{};
+  for (unsigned d = 0; d < 3; ++d) out[d] = std::fpclassify(c[d]) == FP_SUBNORMAL || std::isnan(c[d]) ? 0 : c[d];
+  return out;
 }
 
 // The array index of a layered lookup, clamped to the layers there are.
@@ -573,7 +573,7 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     }
     return result_words(tex, s.at(idx), r);
   }
-  std::array<float, 3> c = flushed(at.f);
+  std::array<double, 3> c = flushed(at.f);
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
     const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
     slice = slice * 6 + f.face;
@@ -609,7 +609,7 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
                                Result r) {
   const Image& img = levels[0];
   uint32_t slice = layer_of(at, img);
-  std::array<float, 3> c = flushed(at.f);
+  std::array<double, 3> c = flushed(at.f);
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
     const Face f = cube_face(at.f[0], at.f[1], at.f[2]);
     slice = slice * 6 + f.face;
@@ -619,8 +619,8 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube)
     s.modes = cube_modes(tex);
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
-  const int64_t x = index_of((cube ? double(c[0]) * img.width : texels(tex, c[0], img.width, s.modes[0])) - 0.5) + at.offset[0];
-  const int64_t y = index_of((cube ? double(c[1]) * img.height : texels(tex, c[1], img.height, s.modes[1])) - 0.5) + at.offset[1];
+  const int64_t x = index_of((cube ? c[0] * img.width : texels(tex, float(c[0]), img.width, s.modes[0])) - 0.5) + at.offset[0];
+  const int64_t y = index_of((cube ? c[1] * img.height : texels(tex, float(c[1]), img.height, s.modes[1])) - 0.5) + at.offset[1];
   // §9.7.10.4: the texels (x, y+1), (x+1, y+1), (x+1, y), (x, y): lower left first, counter-clockwise.
   const std::array<std::array<int64_t, 3>, 4> corners{{{x, y + 1, 0}, {x + 1, y + 1, 0}, {x + 1, y, 0}, {x, y, 0}}};
   Texel t;
