@@ -118,9 +118,9 @@ texture::Lookup lookup(Warp& w, const Op& op, const Config& k, int lane) {
   }
   if (next < op.args.size() && op.args[next].kind == ArgKind::Vector) {
     const Arg& e = op.args[next++];
-    for (unsigned d = 0; d < n; ++d) {  // -8..7: tex takes the low 4 bits, tld4 clamps (the H100)
-      const int32_t v = int32_t(word(w, element(e, d), lane));
-      at.offset[d] = k.gather ? std::clamp(v, -8, 7) : int32_t(uint32_t(v) << 28) >> 28;
+    for (unsigned d = 0; d < n; ++d) {  // -8..7: tex takes the low 4 bits, tld4 the low 6 (the H100)
+      const uint32_t v = word(w, element(e, d), lane);
+      at.offset[d] = k.gather ? int32_t(v << 26) >> 26 : int32_t(v << 28) >> 28;
     }
   }
   return at;
