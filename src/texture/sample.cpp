@@ -619,8 +619,11 @@ std::array<uint32_t, 4> gather(const Object& tex, const std::vector<Image>& leve
   if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube)
     s.modes = cube_modes(tex);
   const bool cube = at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
-  const int64_t x = index_of((cube ? c[0] * img.width : texels(tex, float(c[0]), img.width, s.modes[0])) - 0.5) + at.offset[0];
-  const int64_t y = index_of((cube ? c[1] * img.height : texels(tex, float(c[1]), img.height, s.modes[1])) - 0.5) + at.offset[1];
+  // The footprint's lower-left texel, from the coordinate in 1.8 fixed point as linear filtering
+  // takes it: a coordinate within 1/512 below a texel centre rounds up onto it (the H100).
+  auto lower = [](double u) { return index_of(std::floor((u - 0.5) * 256 + 0.5) / 256); };
+  const int64_t x = lower(cube ? c[0] * img.width : texels(tex, float(c[0]), img.width, s.modes[0])) + at.offset[0];
+  const int64_t y = lower(cube ? c[1] * img.height : texels(tex, float(c[1]), img.height, s.modes[1])) + at.offset[1];
   // §9.7.10.4: the texels (x, y+1), (x+1, y+1), (x+1, y), (x, y): lower left first, counter-clockwise.
   const std::array<std::array<int64_t, 3>, 4> corners{{{x, y + 1, 0}, {x + 1, y + 1, 0}, {x + 1, y, 0}, {x, y, 0}}};
   Texel t;
