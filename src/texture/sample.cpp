@@ -213,21 +213,21 @@ struct Sampled {
     return decode(tex, p);
   }
 
+  // Seamless cube filtering: past a corner, where three faces meet, there is no texel; the three
+  // around it (this face's, and those past its x and y edges) share its weight (collect).
+  bool past_corner(const std::array<int64_t, 3>& idx) const {
+    const int64_t n = img.width;
+    return seamless && (idx[0] < 0 || idx[0] >= n) && (idx[1] < 0 || idx[1] >= n);
+  }
+  std::array<Texel, 3> around_corner(const std::array<int64_t, 3>& idx) const {
+    const int64_t x = std::clamp<int64_t>(idx[0], 0, img.width - 1), y = std::clamp<int64_t>(idx[1], 0, img.width - 1);
+    return {at({x, y, 0}), at({idx[0], y, 0}), at({x, idx[1], 0})};
+  }
+
   // Seamless cube filtering: a texel past the face's edge is the neighbouring face's texel in the
   // same direction (its centre's direction, projected again).
   Texel across_edge(const std::array<int64_t, 3>& idx) const {
     const int64_t n = img.width;
-    const bool out_x = idx[0] < 0 || idx[0] >= n, out_y = idx[1] < 0 || idx[1] >= n;
-    if (out_x && out_y) {  // past a corner, where three faces meet: the mean of the other three texels
-      const int64_t x = std::clamp<int64_t>(idx[0], 0, n - 1), y = std::clamp<int64_t>(idx[1], 0, n - 1);
-      const Texel a = at({x, y, 0}), b = at({idx[0], y, 0}), c = at({x, idx[1], 0});
-      Texel m;
-      for (unsigned k = 0; k < 4; ++k) {
-        m.f[k] = float((static_cast<long double>(a.f[k]) + b.f[k] + c.f[k]) / 3);
-        m.i[k] = uint32_t((int64_t(int32_t(a.i[k])) + int32_t(b.i[k]) + int32_t(c.i[k])) / 3);
-      }
-      return m;
-    }
     const uint32_t face = slice % 6;
     const double size = img.width;
     const float sc = float(2 * (double(idx[0]) + 0.5) / size - 1), tc = float(2 * (double(idx[1]) + 0.5) / size - 1);
@@ -347,7 +347,14 @@ void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int6
   for (unsigned k = 0; k < (1u << s.dims); ++k) {
     std::array<int64_t, 3> idx = base;
     for (unsigned d = 0; d < s.dims; ++d) idx[d] += (k >> d) & 1;
-    out.add(s.at(idx), p[k], out.quads + k / 4);
+    const unsigned quad = out.quads + k / 4;
+    if (s.past_corner(idx)) {  // the others a third each, rounded; this face's texel the rest (the H100)
+      const std::array<Texel, 3> t = s.around_corner(idx);
+      const int64_t third = (2 * p[k] + 3) / 6;
+      out.add(t[0], p[k] - 2 * third, quad), out.add(t[1], third, quad), out.add(t[2], third, quad);
+    } else {
+      out.add(s.at(idx), p[k], quad);
+    }
   }
   out.quads += s.dims == 3 ? 2 : 1;
 }
