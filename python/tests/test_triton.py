@@ -348,3 +348,54 @@ def test_the_cuda_driver_steps_aside_where_torch_sees_a_gpu(monkeypatch):
     assert CudaDriver.is_active() is False
     active = [b.driver for b in triton.backends.backends.values() if b.driver.is_active()]
     assert [d.__name__ for d in active] == ["PtxvmDriver"]
+
+
+def _scale_tiles(scales):
+    """(rows, blocks) block scales laid out as cuBLAS takes them: 128 x 4 tiles of 512 bytes, scale
+    (32 i + j, c) of a tile at byte 16 j + 4 i + c (written out element by element)."""
+    rows, blocks = scales.shape
+    out = torch.zeros(rows * blocks, dtype=scales.dtype)
+    for r in range(rows):
+        for b in range(blocks):
+            tile = (r // 128) * (blocks // 4) + b // 4
+            out[tile * 512 + 16 * (r % 32) + 4 * ((r % 128) // 32) + b % 4] = scales[r, b]
+    return out
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="torch sees a GPU: Triton's own cuBLAS binding stays")
+def test_cublas_binding_answers_on_the_cpu():
+    use("cuda:100")
+    from triton._C.libtriton import nvidia
+    blas = nvidia.cublas.CublasLt(torch.empty(1024, dtype=torch.uint8))
+    g = torch.Generator().manual_seed(5)
+    a = torch.randint(-3, 4, (48, 64), generator=g).float()
+    b = torch.randint(-3, 4, (40, 64), generator=g).float()
+    c = torch.empty(48, 40, dtype=torch.float16)
+    blas.matmul(a.half(), b.half(), c)  # C = A Bᵀ, exact on small integers
+    assert torch.equal(c.float(), a @ b.T)
+    d = torch.empty(48, 40, dtype=torch.float16)
+    blas.gemm(a.half(), b.half(), c, d, 2.0, -1.0)
+    assert torch.equal(d.float(), a @ b.T)
+
+    m, n, k = 128, 128, 256
+    # mxfp8: e4m3 operands, one e8m0 scale (2^(s - 127)) per 32 of K; the data keep every sum exact
+    # in float32, so the reference (float64) rounds once, to the fp16 output, as the GEMM must
+    a8, b8 = (torch.randint(-4, 5, (rows, k), generator=g).double() for rows in (m, n))
+    sa, sb = (torch.randint(125, 130, (rows, k // 32), generator=g).to(torch.uint8) for rows in (m, n))
+    out = torch.empty(m, n, dtype=torch.float16)
+    blas.block_scaled_matmul_mxfp8(a8.to(torch.float8_e4m3fn), b8.to(torch.float8_e4m3fn), out,
+                                   _scale_tiles(sa), _scale_tiles(sb))
+    ref = (a8 * torch.exp2(sa.double() - 127).repeat_interleave(32, 1)) @ (b8 * torch.exp2(sb.double() - 127).repeat_interleave(32, 1)).T
+    assert torch.equal(out, ref.half())
+
+    # nvfp4: e2m1 operands two per byte (low nibble first), one e4m3 scale per 16 of K
+    e2m1 = [0, 0.5, 1, 1.5, 2, 3, 4, 6]
+    codes_a, codes_b = (torch.randint(0, 16, (rows, k), generator=g) for rows in (m, n))
+    value = lambda codes: torch.tensor([[(-1) ** (x >> 3) * e2m1[x & 7] for x in row] for row in codes.tolist()], dtype=torch.float64)
+    pack = lambda codes: (codes[:, 0::2] | codes[:, 1::2] << 4).to(torch.uint8)
+    ta, tb = (torch.tensor([0.5, 1, 2, 0.25], dtype=torch.float64)[torch.randint(0, 4, (rows, k // 16), generator=g)] for rows in (m, n))
+    out = torch.empty(m, n, dtype=torch.float16)
+    blas.block_scaled_matmul_nvfp4(pack(codes_a), pack(codes_b), out, _scale_tiles(ta.to(torch.float8_e4m3fn)),
+                                   _scale_tiles(tb.to(torch.float8_e4m3fn)))
+    ref = (value(codes_a) * ta.repeat_interleave(16, 1)) @ (value(codes_b) * tb.repeat_interleave(16, 1)).T
+    assert torch.equal(out, ref.half())

@@ -27,9 +27,12 @@ _resolving = threading.Lock()
 
 
 def _answer_for_the_target() -> None:
-    """torch.cuda's queries answer for the target; with PTXVM_CUDA_TENSORS=cpu, "cuda" tensors
-    are made on the CPU."""
+    """torch.cuda's queries answer for the target, and Triton's cuBLAS binding on the CPU; with
+    PTXVM_CUDA_TENSORS=cpu, "cuda" tensors are made on the CPU."""
     torch_cuda.install()
+    if torch_cuda.have_torch():
+        from . import cublas
+        cublas.install()
     if os.environ.get("PTXVM_CUDA_TENSORS") == "cpu":
         cuda_tensors.enable()
 

@@ -76,15 +76,20 @@ _QUERIES = (get_device_capability, get_device_name, get_device_properties, curre
 _installed = False
 
 
+def have_torch() -> bool:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def install() -> None:
     """Answers torch.cuda's queries for the target, where torch sees no GPU (once; no-op without torch)."""
     global _installed
-    if _installed:
+    if _installed or not have_torch():
         return
-    try:
-        import torch
-    except ImportError:
-        return
+    import torch
     _installed = True
     if torch.cuda.is_available():
         return
