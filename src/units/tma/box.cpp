@@ -41,6 +41,7 @@ uint64_t Box::row_elements() const {
 }
 
 uint64_t Box::bytes() const { return row_count() * row_elements() * unit().shared_bytes; }
+uint64_t Box::tx_bytes() const { return row_count() * row_elements() * unit().global_bytes; }
 
 // .tile: the rows of dimensions 1 .. rank-1, dimension 1 fastest, each index stepped by its
 // traversal stride (§5.5.3.2). .tile::gather4/scatter4 (§5.5.3.4): four boxes of one row each,

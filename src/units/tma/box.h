@@ -51,7 +51,12 @@ struct Box {
 
   uint64_t row_count() const;
   uint64_t row_elements() const;  // in units()
-  uint64_t bytes() const;         // the box in shared memory: a load's tx-count
+  uint64_t bytes() const;         // the box in shared memory
+  // A load's tx-count: the box's bytes as its tensor packs them, which 16u4_align16b and
+  // 16u6_align16b pad in shared memory. Triton's Blackwell kernels for e2m1 operands of
+  // .kind::mxf8f6f4 expect the packed count for a padded box (tutorial 10, "mixed"): the
+  // count B200s complete, since those kernels run there.
+  uint64_t tx_bytes() const;
   // Moves the box: global -> shared (load) or shared -> global (store).
   void apply() const;
   // The global bytes the box covers inside the tensor: [address, address + bytes) per row.

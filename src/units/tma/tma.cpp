@@ -143,7 +143,7 @@ void load(Warp& w, const Op& op, uint32_t m) {
       mbarrier::expect_completion(w, at, l, op.text, [box, t] {
         t.retire();
         box.apply();
-        return static_cast<uint32_t>(box.bytes());
+        return static_cast<uint32_t>(box.tx_bytes());
       });
     };
     // .cta_group (§9.7.9.25.5.2): with ::1, the default, mbar lies in dstMem's CTA; with ::2 it
