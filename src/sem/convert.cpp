@@ -10,6 +10,7 @@
 #include "numeric/cvt_float.h"
 #include "numeric/cvt_int.h"
 #include "numeric/cvt_packed.h"
+#include "numeric/f16_convert.h"
 #include "numeric/names.h"
 #include "sem/dispatch.h"
 #include "program/registry.h"
@@ -84,6 +85,16 @@ void float_to_float(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
+// cvt.f32.f16 and cvt.rn.f16.f32 without modifiers: the same bits, directly (numeric/f16_convert.h).
+void f32_from_f16(Warp& w, const Op& op, uint32_t mask) {
+  w.lanewise<uint64_t>(mask, op.args[0], [](uint64_t a) -> uint64_t { return numeric::f16_to_f32(uint16_t(a)); },
+                       op.args[1]);
+}
+void f16_from_f32(Warp& w, const Op& op, uint32_t mask) {
+  w.lanewise<uint64_t>(mask, op.args[0], [](uint64_t a) -> uint64_t { return numeric::f32_to_f16_rn(uint32_t(a)); },
+                       op.args[1]);
+}
+
 // cvt.{rni,rzi,rmi,rpi}.f.f of one type: round to an integral value.
 void round_integral(Warp& w, const Op& op, uint32_t mask) {
   const Format& f = dst_format(op);
@@ -133,6 +144,13 @@ void pair_from_f32(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
+// cvt.rn.f16x2.f32 d, a, b without modifiers: a to the upper half, directly (numeric/f16_convert.h).
+void f16x2_from_f32(Warp& w, const Op& op, uint32_t mask) {
+  w.lanewise<uint32_t>(mask, op.args[0], [](uint32_t a, uint32_t b) -> uint32_t {
+    return uint32_t{numeric::f32_to_f16_rn(a)} << 16 | numeric::f32_to_f16_rn(b);
+  }, op.args[1], op.args[2]);
+}
+
 // cvt.rs{.relu}.satfinite.{e4m3x4,...}.f32 d, {a, b, e, f}, rbits.
 void quad_from_f32(Warp& w, const Op& op, uint32_t mask) {
   const Format& d = dst_format(op);
@@ -174,10 +192,18 @@ bool select_cvt(const isa::Bound& b, Op& op, std::string& why) {
   if (sf) op.aux |= static_cast<uint64_t>(s.format) << 8;
   if (si) op.aux |= static_cast<uint64_t>(s.integer) << 8;
   if (d.lanes == 4 && sf && s.lanes == 1) op.fn = &quad_from_f32;
-  else if (d.lanes == 2 && sf && s.lanes == 1) op.fn = &pair_from_f32;
+  else if (d.lanes == 2 && sf && s.lanes == 1)
+    op.fn = kFormats[d.format] == numeric::kF16 && op.aux2 == static_cast<uint64_t>(numeric::Round::RN) ? &f16x2_from_f32
+                                                                                                        : &pair_from_f32;
   else if (d.lanes == 2 && s.lanes == 2) op.fn = &pair_to_pair;
   else if (d.lanes == 1 && s.lanes == 1) {
-    if (df && sf) op.fn = !irnd.empty() ? &round_integral : &float_to_float;
+    const bool plain = (op.aux2 & ~uint64_t{8}) == static_cast<uint64_t>(numeric::Round::RN);  // .ftz at most
+    if (df && sf && plain && kFormats[d.format] == numeric::kF32 && kFormats[s.format] == numeric::kF16)
+      op.fn = &f32_from_f16;  // .ftz changes nothing: f16 values are normal f32 values
+    else if (df && sf && op.aux2 == static_cast<uint64_t>(numeric::Round::RN) && !rnd.empty() &&
+             kFormats[d.format] == numeric::kF16 && kFormats[s.format] == numeric::kF32)
+      op.fn = &f16_from_f32;
+    else if (df && sf) op.fn = !irnd.empty() ? &round_integral : &float_to_float;
     else if (di && sf) op.fn = &float_to_int;
     else if (df && si) op.fn = &int_to_float;
     else if (di && si) op.fn = &int_to_int;

@@ -11,6 +11,7 @@
 #include "numeric/cvt_float.h"
 #include "numeric/cvt_int.h"
 #include "numeric/cvt_packed.h"
+#include "numeric/f16_convert.h"
 #include "numeric/lanes.h"
 
 namespace ptxvm::numeric {
@@ -18,6 +19,19 @@ namespace {
 
 constexpr uint32_t kOne = 0x3f800000, kTwo = 0x40000000, kNaN = 0x7fc00000, kInf = 0x7f800000;
 constexpr FloatMods rn_satfinite{Round::RN, false, false, false, true, {}};
+
+// The direct f16 conversions (numeric/f16_convert.h) against the general path, which tests/hw/cvt
+// checks against sm_90: every f16, and every f32 whose low 12 bits take the values around a
+// rounding point (the high 20 bits exhaustively cover every rounding position of a subnormal).
+TEST(F16Convert, SameBitsAsTheGeneralPath) {
+  for (uint32_t h = 0; h < 0x10000; ++h)
+    ASSERT_EQ(f16_to_f32(uint16_t(h)), cvt_float(kF32, kF16, h, {})) << std::hex << h;
+  for (uint32_t hi = 0; hi < (1u << 20); ++hi)
+    for (uint32_t lo : {0x000u, 0x001u, 0x7ffu, 0x800u, 0x801u, 0xfffu}) {
+      const uint32_t f = hi << 12 | lo;
+      ASSERT_EQ(f32_to_f16_rn(f), cvt_float(kF16, kF32, f, {})) << std::hex << f;
+    }
+}
 
 TEST(Formats, LargestFiniteValues) {
   // MAX_NORM per §5.2.3: e4m3 448 (S.1111.110), e5m2 57344, e2m3 7.5, e3m2 28, e2m1 6.
