@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <cstdlib>
 #include <mutex>
@@ -45,27 +46,30 @@ struct Table {
 };
 
 // A table of results stored as int8 differences between consecutive entries from 1.0 (ex2):
-// decompressed once into the differences and a checkpoint every 16 entries.
+// decompressed once into a checkpoint every 16 entries and each entry's int8 offset from its
+// checkpoint (ex2 grows by under 1.4 units of the last bit a step, so 16 steps fit), so that a
+// lookup is one addition.
 struct DiffTable {
   const unsigned char* xz;
   size_t size;
   std::once_flag once;
-  std::vector<int8_t> diff;
+  std::vector<int8_t> offset;        // the diffs, then (in place) each entry minus its checkpoint
   std::vector<uint32_t> checkpoint;  // the value at 16 * i
 
   uint32_t at(size_t i) {
     std::call_once(once, [this] {
-      diff = decompress<int8_t>(xz, size);
+      offset = decompress<int8_t>(xz, size);
       checkpoint.resize(kMantissas / 16);
       uint32_t v = 0x3f800000u;
       for (size_t j = 0; j < kMantissas; ++j) {
-        v += static_cast<uint32_t>(static_cast<int32_t>(diff[j]));
+        v += static_cast<uint32_t>(static_cast<int32_t>(offset[j]));
         if (j % 16 == 0) checkpoint[j / 16] = v;
+        const int32_t from = static_cast<int32_t>(v - checkpoint[j / 16]);
+        if (from < INT8_MIN || from > INT8_MAX) std::abort();  // the build embedded a table ex2 cannot be
+        offset[j] = static_cast<int8_t>(from);
       }
     });
-    uint32_t v = checkpoint[i / 16];
-    for (size_t j = i / 16 * 16 + 1; j <= i; ++j) v += static_cast<uint32_t>(static_cast<int32_t>(diff[j]));
-    return v;
+    return checkpoint[i / 16] + static_cast<uint32_t>(static_cast<int32_t>(offset[i]));
   }
 };
 
