@@ -193,5 +193,32 @@ TEST(Mbarrier, UndefinedUsesAreReported) {  // §9.7.13.15
   }
 }
 
+// A wait loop whose phase can never complete (here more bytes complete than were expected, the
+// tx-count below zero) stops the launch with a deadlock report that gives the object's state,
+// where it would otherwise spin forever (no step limit here).
+TEST(Mbarrier, AWaitThatCanNeverSucceedIsADeadlock) {
+  Harness h;
+  h.load(kernel_ptx(R"(
+    .shared .align 8 .b64 bar;
+    mbarrier.init.shared.b64 [bar], 1;
+    mbarrier.arrive.expect_tx.shared.b64 _, [bar], 16;
+    mbarrier.complete_tx.shared.b64 [bar], 32;
+  WAIT:
+    mbarrier.try_wait.parity.shared.b64 %p1, [bar], 0;
+    @!%p1 bra WAIT;
+  )"));
+  LaunchConfig c;
+  c.grid = {1};
+  c.block = {1};
+  const LaunchResult r = h.module->launch("k", c, {arg(uint64_t{0}), arg(uint64_t{0})});
+  EXPECT_NE(r.error.find("deadlock: 'mbarrier.try_wait.parity.shared.b64 %p1, [bar], 0;' failed 16777216 times while "
+                         "nothing arrived "
+                         "on, expected or completed bytes on its mbarrier: phase 0, 0 of 1 arrivals pending, tx-count "
+                         "-16 (more bytes completed than expected)"),
+            std::string::npos)
+      << r.error;
+  EXPECT_NE(r.error.find("lane 0"), std::string::npos) << r.error;
+}
+
 }  // namespace
 }  // namespace ptxvm::test

@@ -89,13 +89,27 @@ struct Transaction {
   uint32_t arrivals;  // the count of the arrive-on it performs when it lands
 };
 
-// The unit's state in one CTA: the shared-memory offsets that hold a valid object, and the
-// transactions pending on them, in issue order.
+// The unit's state in one CTA: the shared-memory offsets that hold a valid object, the
+// transactions pending on them, in issue order, and per object the waits that found its phase
+// incomplete since it last changed (test_wait).
 struct Objects : exec::Unit {
   explicit Objects(exec::Cta&) {}
   std::vector<uint32_t> valid;
   std::vector<Transaction> pending;
+  std::vector<std::pair<uint32_t, uint64_t>> futile_waits;
+  uint64_t& futile(uint32_t offset) {
+    for (auto& [at, n] : futile_waits)
+      if (at == offset) return n;
+    return futile_waits.emplace_back(offset, 0).second;
+  }
 };
+
+// Failed waits on one object with nothing changing it in between, past which its waiters never
+// finish: a warp spinning on it fails ~1,000 times a slice, so every other warp of the cluster
+// has run ~16,000 slices (tens of millions of instructions) without an arrive-on, an expect-tx
+// or a completed transaction on it, where a pipeline waits a few slices at most. The launch
+// stops with a deadlock report rather than spinning forever.
+constexpr uint64_t kHopelessWaits = uint64_t{1} << 24;
 
 bool valid(exec::Cta& cta, uint32_t offset) {
   const Objects* o = cta.units.find<Objects>();
@@ -115,6 +129,7 @@ State load(Warp& w, const Op& op, const Arg& a, int l, Object& o) {
 void store(const Object& o, const State& s) {
   const uint64_t v = encode(s);
   std::memcpy(o.bytes, &v, 8);
+  o.cta->unit<Objects>().futile(o.offset) = 0;
 }
 
 void check_range(Warp& w, const Op& op, int l, const Object& o, int64_t value, int64_t low, const char* what) {
@@ -257,6 +272,7 @@ void land_pending(Warp& w, const Op& op, uint32_t offset, int l) {
 // (§9.7.13.15.16): whether the phase named is complete. Only the current phase (false) and the
 // one before it (true) may be named.
 void test_wait(Warp& w, const Op& op, uint32_t m) {
+  bool counted = false;  // one failed wait per instruction, however many of its lanes failed
   exec::for_lanes(m, [&](int l) {
     Object o;
     land_pending(w, op, object(w, op, op.args[1], l).offset, l);
@@ -273,6 +289,17 @@ void test_wait(Warp& w, const Op& op, uint32_t m) {
     }
     w.set_pred(op.args[0], l, complete);
     if (complete && o.cta->race == w.cta->race) w.acquired(1u << l, racecheck_key(o), op.aux & kRelaxed);
+    if (!complete && !counted && ++o.cta->unit<Objects>().futile(o.offset) >= kHopelessWaits) {
+      w.fault_lane = l;
+      throw mem::GuestFault{
+          mem::GuestFault::Kind::Deadlock, Space::Shared, mem::cluster_shared_address(o.cta->rank, o.offset), 8,
+          "'" + op.text + "' failed " + std::to_string(kHopelessWaits) +
+              " times while nothing arrived on, expected or completed bytes on its mbarrier: phase " +
+              std::to_string(s.phase) + ", " + std::to_string(s.pending) + " of " + std::to_string(s.expected) +
+              " arrivals pending, tx-count " + std::to_string(s.tx) +
+              (s.tx < 0 ? " (more bytes completed than expected)" : "")};
+    }
+    counted |= !complete;
   });
 }
 
