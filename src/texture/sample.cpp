@@ -359,24 +359,33 @@ void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int6
   out.quads += s.dims == 3 ? 2 : 1;
 }
 
+// The sRGB bytes whose decoded value aligns a blend as if it were one binade higher: the last
+// bytes before each power of two (tests/hw/texture/filter/srgb_quantum.bin.xz, every byte).
+bool srgb_aligns_higher(uint32_t byte) {
+  return byte == 32 || byte == 33 || byte == 48 || byte == 49 || (byte >= 64 && byte <= 70) ||
+         (byte >= 96 && byte <= 98) || byte == 136 || (byte >= 184 && byte <= 187) || (byte >= 248 && byte <= 254);
+}
+
 // A float channel's texels as the H100 weights them: in block floating point per quad, each texel
 // of nonzero weight cut (toward zero) to a multiple of 2^(E - bits), where 2^E bounds the quad's
-// largest such texel and `bits` is the format's significand and 4 more (28 for f32, 15 for f16).
-// All 9,649 bilinear f32 and 3,437 f16 lookups of tests/hw/texture that it was fitted to agree
-// (114 and 58 miss an exact sum), and 3D lookups agree only per z slice. Infinities and NaNs stay
-// as they are, and so do sRGB's decoded channels (bits 0), whose rule is not found yet.
-std::array<float, 16> aligned(const Weighted& b, unsigned c, int bits) {
+// largest such texel and `bits` is the format's significand and 4 more (28 for f32, 15 for f16);
+// an sRGB texture's decoded colour channels keep 8 bits, their E one higher for the bytes of
+// srgb_aligns_higher. All 9,649 bilinear f32, 3,437 f16 and 1,964 sRGB lookups of tests/hw/texture
+// agree (114, 58 and 886 miss an exact sum), and every two-texel sRGB blend of filter/pairs.bin.xz;
+// 3D lookups agree only per z slice. Infinities and NaNs stay as they are.
+std::array<float, 16> aligned(const Weighted& b, unsigned c, int bits, bool srgb) {
   std::array<int, 16> e;
   e.fill(INT32_MIN);
   for (unsigned k = 0; k < b.n; ++k) {
     const float v = b.texel[k].f[c];
-    if (b.weight[k] && v != 0 && std::isfinite(v)) e[b.quad[k]] = std::max(e[b.quad[k]], std::ilogb(v) + 1);
+    if (b.weight[k] && v != 0 && std::isfinite(v))
+      e[b.quad[k]] = std::max(e[b.quad[k]], std::ilogb(v) + 1 + (srgb && srgb_aligns_higher(b.texel[k].i[c])));
   }
   std::array<float, 16> out{};
   for (unsigned k = 0; k < b.n; ++k) {
     const float v = b.texel[k].f[c];
     const float cut = e[b.quad[k]] == INT32_MIN ? 0 : std::ldexp(1.0f, e[b.quad[k]] - bits);  // 0 below f32's range
-    out[k] = bits == 0 || cut == 0 || !std::isfinite(v) ? v : std::trunc(v / cut) * cut;
+    out[k] = cut == 0 || !std::isfinite(v) ? v : std::trunc(v / cut) * cut;
   }
   return out;
 }
@@ -402,7 +411,8 @@ Texel blend(const Object& tex, const Weighted& b) {
   for (unsigned c = 0; c < 4; ++c) {
     if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
       const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
-      const std::array<float, 16> v = aligned(b, c, f == ChannelFormat::F16 ? 15 : f == ChannelFormat::F32 ? 28 : 0);
+      const bool srgb_channel = srgb && c < 3;
+      const std::array<float, 16> v = aligned(b, c, srgb_channel ? 8 : f == ChannelFormat::F16 ? 15 : 28, srgb_channel);
       long double sum = -0.0L;  // so that texels of -0 alone sum to -0; texels of weight 0 take no part
       for (unsigned k = 0; k < b.n; ++k)
         if (b.weight[k]) sum += static_cast<long double>(v[k]) * b.weight[k];
