@@ -390,12 +390,22 @@ std::array<float, 16> aligned(const Weighted& b, unsigned c, int bits, bool srgb
   return out;
 }
 
+// A blend of 8-bit signed normalized texels as the H100 rounds it: from the raw weighted sum S (the
+// bytes times their weights in 256ths) a 16-bit signed normalized value, about S * 32767 / 32512,
+// computed as S (1 + 2^-7 + 2^-15) with the 2^-15 term cut to eighths, rounded half up, at least
+// -32767 (every S of tests/hw/texture/filter/snorm8.bin.xz, and all 5,401 signed 8-bit lookups of
+// tests/hw/texture).
+int64_t snorm8_blend(int64_t raw) {
+  return std::max<int64_t>(raw + floor_div(8 * raw + 128 * floor_div(raw, 4096) + 512, 1024), -32767);
+}
+
 // The channels of a blend of texels, as the H100 rounds it: the weighted sum (of the aligned texels
 // for floats) exact, then rounded once (tests/hw/texture) — a float texture's to f32, ties away
 // from zero (an f16 texture's, and an sRGB texture's decoded colour channels, to f16 precision,
 // ties away); an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as that
-// over 65535; an integer one's (read as integers) to an integer, 8- and 16-bit ones to nearest
-// (ties up), 32-bit ones down. A single texel of weight 256 (point filtering) is itself.
+// over 65535 (8-bit signed: snorm8_blend); an integer one's (read as integers) to an integer, 8-
+// and 16-bit ones to nearest (ties up), 32-bit ones down. A single texel of weight 256 (point
+// filtering) is itself.
 Texel blend(const Object& tex, const Weighted& b) {
   if (b.n == 1 && b.weight[0] == 256) return b.texel[0];
   const ChannelFormat f = tex.resource.format;
@@ -423,6 +433,8 @@ Texel blend(const Object& tex, const Weighted& b) {
     } else if (!returns_float(tex)) {
       const bool wide = f == ChannelFormat::U32 || f == ChannelFormat::S32;
       r.i[c] = uint32_t(floor_div(raw_sum(c) + (wide ? 0 : 128), 256));
+    } else if (f == ChannelFormat::S8) {
+      r.f[c] = float(double(snorm8_blend(raw_sum(c))) / 32767);
     } else {
       const unsigned bits = 8 * channel_bytes(f);
       const long double full = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
