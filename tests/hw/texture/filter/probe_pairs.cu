@@ -7,11 +7,9 @@
 // Writes OUT: uint32 2, then per texture (sRGB, then signed): uint32 65,536, then 65,536 float4
 // results, k-major.
 //   nvcc -O2 -o probe_pairs probe_pairs.cu && ./probe_pairs pairs.bin
-#include <cuda_runtime.h>
-
-#include <cstdint>
 #include <cstdio>
-#include <vector>
+
+#include "probe_row.h"
 
 __global__ void sample(cudaTextureObject_t t, float4* out) {
   const int w = threadIdx.x, k = blockIdx.x;
@@ -23,26 +21,13 @@ int main(int argc, char** argv) {
   const uint32_t textures = 2;
   std::fwrite(&textures, 4, 1, f);
   for (int srgb = 1; srgb >= 0; --srgb) {
-    const cudaChannelFormatDesc fmt = srgb ? cudaCreateChannelDesc<uchar4>() : cudaCreateChannelDesc<char4>();
-    cudaArray_t a;
-    cudaMallocArray(&a, &fmt, 512, 1);
     std::vector<uint8_t> texels(512 * 4);
     for (int k = 0; k < 256; ++k)
       for (int c = 0; c < 4; ++c) {
         texels[(2 * k) * 4 + c] = uint8_t(k);
         texels[(2 * k + 1) * 4 + c] = uint8_t(c == 0 ? 0 : c == 1 ? 255 : c == 2 ? 128 : 0x55);
       }
-    cudaMemcpy2DToArray(a, 0, 0, texels.data(), 512 * 4, 512 * 4, 1, cudaMemcpyHostToDevice);
-    cudaResourceDesc res{};
-    res.resType = cudaResourceTypeArray;
-    res.res.array.array = a;
-    cudaTextureDesc td{};
-    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-    td.filterMode = cudaFilterModeLinear;
-    td.readMode = cudaReadModeNormalizedFloat;
-    td.sRGB = srgb;
-    cudaTextureObject_t t;
-    cudaCreateTextureObject(&t, &res, &td, nullptr);
+    const cudaTextureObject_t t = row_texture(texels, !srgb, srgb);
     float4* out;
     cudaMalloc(&out, 65536 * sizeof(float4));
     sample<<<256, 256>>>(t, out);

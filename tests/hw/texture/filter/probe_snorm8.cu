@@ -5,11 +5,9 @@
 // blend them with weight w of the second, so S = 256 a + w covers -32768 .. 32512.
 // Writes OUT: uint32 65,536, then the R channel of each lookup (f32), k-major.
 //   nvcc -O2 -o probe_snorm8 probe_snorm8.cu && ./probe_snorm8 snorm8.bin
-#include <cuda_runtime.h>
-
-#include <cstdint>
 #include <cstdio>
-#include <vector>
+
+#include "probe_row.h"
 
 __global__ void sample(cudaTextureObject_t t, float* out) {
   const int w = threadIdx.x, k = blockIdx.x;
@@ -17,26 +15,14 @@ __global__ void sample(cudaTextureObject_t t, float* out) {
 }
 
 int main(int argc, char** argv) {
-  const cudaChannelFormatDesc fmt = cudaCreateChannelDesc<char4>();
-  cudaArray_t a;
-  cudaMallocArray(&a, &fmt, 512, 1);
-  std::vector<int8_t> texels(512 * 4);
+  std::vector<uint8_t> texels(512 * 4);
   for (int k = 0; k < 256; ++k)
     for (int c = 0; c < 4; ++c) {
       const int v = k - 128;
-      texels[(2 * k) * 4 + c] = int8_t(v);
-      texels[(2 * k + 1) * 4 + c] = int8_t(v < 127 ? v + 1 : 127);
+      texels[(2 * k) * 4 + c] = uint8_t(v);
+      texels[(2 * k + 1) * 4 + c] = uint8_t(v < 127 ? v + 1 : 127);
     }
-  cudaMemcpy2DToArray(a, 0, 0, texels.data(), 512 * 4, 512 * 4, 1, cudaMemcpyHostToDevice);
-  cudaResourceDesc res{};
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = a;
-  cudaTextureDesc td{};
-  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.readMode = cudaReadModeNormalizedFloat;
-  cudaTextureObject_t t;
-  cudaCreateTextureObject(&t, &res, &td, nullptr);
+  const cudaTextureObject_t t = row_texture(texels, true, false);
   float* out;
   const uint32_t n = 65536;
   cudaMalloc(&out, n * 4);

@@ -4,11 +4,9 @@
 // w/256 + 2^-10 blend them with weight w of the second, for k in 0..255 and w in 1..255.
 // Writes OUT: uint32 65,280, then float4 results, k-major (w from 1).
 //   nvcc -O2 -o probe_srgb_quantum probe_srgb_quantum.cu && ./probe_srgb_quantum srgb_quantum.bin
-#include <cuda_runtime.h>
-
-#include <cstdint>
 #include <cstdio>
-#include <vector>
+
+#include "probe_row.h"
 
 __global__ void sample(cudaTextureObject_t t, float4* out) {
   const int w = threadIdx.x + 1, k = blockIdx.x;
@@ -16,24 +14,11 @@ __global__ void sample(cudaTextureObject_t t, float4* out) {
 }
 
 int main(int argc, char** argv) {
-  const cudaChannelFormatDesc fmt = cudaCreateChannelDesc<uchar4>();
-  cudaArray_t a;
-  cudaMallocArray(&a, &fmt, 512, 1);
   std::vector<uint8_t> texels(512 * 4);
   const uint8_t second[4] = {1, 5, 20, 0};
   for (int k = 0; k < 256; ++k)
     for (int c = 0; c < 4; ++c) texels[(2 * k) * 4 + c] = uint8_t(k), texels[(2 * k + 1) * 4 + c] = second[c];
-  cudaMemcpy2DToArray(a, 0, 0, texels.data(), 512 * 4, 512 * 4, 1, cudaMemcpyHostToDevice);
-  cudaResourceDesc res{};
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = a;
-  cudaTextureDesc td{};
-  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.readMode = cudaReadModeNormalizedFloat;
-  td.sRGB = 1;
-  cudaTextureObject_t t;
-  cudaCreateTextureObject(&t, &res, &td, nullptr);
+  const cudaTextureObject_t t = row_texture(texels, false, true);
   float4* out;
   const uint32_t n = 256 * 255;
   cudaMalloc(&out, n * sizeof(float4));
