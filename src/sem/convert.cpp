@@ -85,7 +85,7 @@ void float_to_float(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
-// cvt.f32.f16 and cvt.rn.f16.f32 without modifiers: the same bits, directly (numeric/f16_convert.h).
+// cvt.f32.f16 and cvt.rn.f16.f32 (.ftz at most): the same bits, directly (numeric/f16_convert.h).
 void f32_from_f16(Warp& w, const Op& op, uint32_t mask) {
   w.lanewise<uint64_t>(mask, op.args[0], [](uint64_t a) -> uint64_t { return numeric::f16_to_f32(uint16_t(a)); },
                        op.args[1]);
@@ -197,12 +197,13 @@ bool select_cvt(const isa::Bound& b, Op& op, std::string& why) {
                                                                                                         : &pair_from_f32;
   else if (d.lanes == 2 && s.lanes == 2) op.fn = &pair_to_pair;
   else if (d.lanes == 1 && s.lanes == 1) {
-    const bool plain = (op.aux2 & ~uint64_t{8}) == static_cast<uint64_t>(numeric::Round::RN);  // .ftz at most
-    if (df && sf && plain && kFormats[d.format] == numeric::kF32 && kFormats[s.format] == numeric::kF16)
-      op.fn = &f32_from_f16;  // .ftz changes nothing: f16 values are normal f32 values
-    else if (df && sf && op.aux2 == static_cast<uint64_t>(numeric::Round::RN) && !rnd.empty() &&
-             kFormats[d.format] == numeric::kF16 && kFormats[s.format] == numeric::kF32)
-      op.fn = &f16_from_f32;
+    // .rn (or no rounding) and .ftz at most, which changes neither f32 <-> f16 conversion: f16
+    // values are normal f32 values, and sm_90 ignores .ftz on cvt.f16.f32's input (cvt_float.h)
+    const bool plain = df && sf && (op.aux2 & ~uint64_t{8}) == static_cast<uint64_t>(numeric::Round::RN);
+    const Format* dfmt = df ? &kFormats[d.format] : nullptr;
+    const Format* sfmt = sf ? &kFormats[s.format] : nullptr;
+    if (plain && *dfmt == numeric::kF32 && *sfmt == numeric::kF16) op.fn = &f32_from_f16;
+    else if (plain && *dfmt == numeric::kF16 && *sfmt == numeric::kF32) op.fn = &f16_from_f32;
     else if (df && sf) op.fn = !irnd.empty() ? &round_integral : &float_to_float;
     else if (di && sf) op.fn = &float_to_int;
     else if (df && si) op.fn = &int_to_float;

@@ -23,13 +23,19 @@ constexpr FloatMods rn_satfinite{Round::RN, false, false, false, true, {}};
 // The direct f16 conversions (numeric/f16_convert.h) against the general path, which tests/hw/cvt
 // checks against sm_90: every f16, and every f32 whose low 12 bits take the values around a
 // rounding point (the high 20 bits exhaustively cover every rounding position of a subnormal).
+// With .ftz as without: sem/convert.cpp takes these paths for both.
 TEST(F16Convert, SameBitsAsTheGeneralPath) {
-  for (uint32_t h = 0; h < 0x10000; ++h)
+  FloatMods ftz;
+  ftz.ftz = true;
+  for (uint32_t h = 0; h < 0x10000; ++h) {
     ASSERT_EQ(f16_to_f32(uint16_t(h)), cvt_float(kF32, kF16, h, {})) << std::hex << h;
+    ASSERT_EQ(f16_to_f32(uint16_t(h)), cvt_float(kF32, kF16, h, ftz)) << std::hex << h;
+  }
   for (uint32_t hi = 0; hi < (1u << 20); ++hi)
     for (uint32_t lo : {0x000u, 0x001u, 0x7ffu, 0x800u, 0x801u, 0xfffu}) {
       const uint32_t f = hi << 12 | lo;
       ASSERT_EQ(f32_to_f16_rn(f), cvt_float(kF16, kF32, f, {})) << std::hex << f;
+      ASSERT_EQ(f32_to_f16_rn(f), cvt_float(kF16, kF32, f, ftz)) << std::hex << f;
     }
 }
 

@@ -102,6 +102,10 @@ struct Objects : exec::Unit {
       if (at == offset) return n;
     return futile_waits.emplace_back(offset, 0).second;
   }
+  void changed(uint32_t offset) {  // the object changed: its waiters may succeed again
+    for (auto& [at, n] : futile_waits)
+      if (at == offset) n = 0;
+  }
 };
 
 // Failed waits on one object with nothing changing it in between, past which its waiters never
@@ -129,7 +133,7 @@ State load(Warp& w, const Op& op, const Arg& a, int l, Object& o) {
 void store(const Object& o, const State& s) {
   const uint64_t v = encode(s);
   std::memcpy(o.bytes, &v, 8);
-  o.cta->unit<Objects>().futile(o.offset) = 0;
+  o.cta->unit<Objects>().changed(o.offset);
 }
 
 void check_range(Warp& w, const Op& op, int l, const Object& o, int64_t value, int64_t low, const char* what) {
