@@ -262,9 +262,11 @@ struct Bfind {
 };
 
 // ---- fns (§9.7.1.17): the offset-th set bit of mask counting from base upward (offset > 0) or
-// downward (offset < 0); offset 0 tests bit base itself. base > 31 is undefined; ptxvm finds no
-// bit there (0xffffffff). ----
+// downward (offset < 0); offset 0 tests bit base itself. base > 31 is undefined: an H200 finds no
+// bit there (0xffffffff), and it answers 0 for the offset -2^31, whatever the mask and base
+// (tests/hw/integer). ----
 uint32_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset) {
+  if (offset == INT32_MIN) return 0;
   if (base > 31) return 0xffffffffu;
   if (offset == 0) return (mask >> base & 1) ? base : 0xffffffffu;
   int64_t count = offset > 0 ? int64_t{offset} - 1 : -int64_t{offset} - 1;

@@ -13,6 +13,8 @@
 //                tests/hw/cluster_gemm/gemm.ptx (tests/units/cluster_gemm_hw_test.cpp)
 //   hw/float     the texts of tests/hw/float/variants.inc (tests/sem/float_hw_test.cpp)
 //   hw/video     the texts of tests/hw/video/inputs.h (tests/sem/video_hw_test.cpp)
+//   hw/integer   the texts of tests/hw/integer/inputs.h (tests/sem/integer_hw_test.cpp)
+//   hw/texture   tests/hw/texture/texture_kernels.ptx (tests/sem/texture_hw_test.cpp)
 //   hw/mbarrier  the kernels of tests/units/mbarrier_test.cpp that tests/hw/mbarrier ran on an H100
 //   hw/cvt       the texts of tests/hw/cvt/variants.inc, replayed against src/numeric (the
 //                functions cvt's handlers call) by tests/numeric/hw_cvt_test.cpp
@@ -32,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "../hw/integer/inputs.h"
 #include "../hw/video/inputs.h"
 #include "front/parser.h"
 #include "isa/check.h"
@@ -183,6 +186,9 @@ int main(int argc, char** argv) {
   for (const Text& t : kCvt) c.text("hw/cvt", t);
   for (const std::string& t : ptxvm_hw_video::texts())
     c.module("hw/video", t, Collector::wrap(t + ";"));
+  for (const std::string& t : ptxvm_hw_integer::texts())
+    c.module("hw/integer", t, Collector::wrap(t + ";"));
+  c.module("hw/texture", "tests/hw/texture/texture_kernels.ptx", read(root / "tests/hw/texture/texture_kernels.ptx"));
   // The kernel bodies are the test file's raw strings, as check_on_gpu.py reads them.
   const std::string mb = read(root / "tests/units/mbarrier_test.cpp");
   int bodies = 0;
@@ -265,7 +271,7 @@ int main(int argc, char** argv) {
       "diagnostic).\n"
       "- **verified on hardware**: some instruction binding to the row is in PTX that the tests "
       "compare with results recorded on an H100/H200: `kernels` (tests/kernels), `hw/mma`, `hw/wgmma`, `hw/tma`, "
-      "`hw/float`, `hw/video`, `hw/mbarrier` (tests/hw/*, run through ptxvm), `hw/cvt` (replayed "
+      "`hw/float`, `hw/video`, `hw/integer`, `hw/texture`, `hw/mbarrier` (tests/hw/*, run through ptxvm), `hw/cvt` (replayed "
       "against `src/numeric`, which cvt's handlers call).\n\n"
       "## Summary\n\n"
       "%d rows: %d executed, %d verified on hardware.\n\n"

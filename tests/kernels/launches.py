@@ -255,6 +255,39 @@ def all_launches():
                     [("out", "a", r.f32(n, -1.0, 1.0)), ("out", "b", z(n, np.float32)), ("s32", n), ("s32", 7)],
                     cooperative=True))
 
+    # --- warp and block primitives (match, activemask, barrier.red, alloca, brx.idx, ldu) ---
+    wm = "warp_misc.sm_90.ptx"
+    r = Rng(6101)
+    keys = r.u32(256) % 7
+    for w in range(8):  # per warp: bit 8 set everywhere, nowhere, at random; warp 7 one odd key
+        lanes = slice(32 * w, 32 * w + 32)
+        if w % 3 == 0:
+            keys[lanes] |= 0x100
+        elif w % 3 == 2:
+            keys[lanes] |= (r.u32(32) & 1) << 8
+    keys[224:256] = 0x105
+    L.append(Launch("match_keys", wm, "match_keys", [2], [128],
+                    [("in", "keys", keys.astype(np.uint32)), ("out", "out", z(8 * 256, np.uint32))]))
+    r = Rng(6102)
+    L.append(Launch("active_masks", wm, "active_masks", [2], [128],
+                    [("in", "in", r.u32(256)), ("out", "out", z(4 * 256, np.uint32))]))
+    r = Rng(6103)
+    votes = np.concatenate([r.u32(256) % 7, r.u32(256) % 8, (r.u32(256) % 3) * 3]).astype(np.uint32)
+    L.append(Launch("block_votes", wm, "block_votes", [3], [256],
+                    [("in", "in", votes), ("out", "out", z(3 * 768, np.uint32))]))
+    r = Rng(6104)
+    L.append(Launch("stack_arrays", wm, "stack_arrays", [2], [64],
+                    [("in", "in", r.u32(128)), ("out", "out", z(128, np.uint32))]))
+    r = Rng(6105)
+    L.append(Launch("switch_table", wm, "switch_table", [2], [128],
+                    [("in", "in", r.u32(256)), ("out", "out", z(256, np.uint32)), ("s32", 250)]))
+    r = Rng(6106)
+    L.append(Launch("indexed_branches", wm, "indexed_branches", [2], [64],
+                    [("in", "in", r.u32(128)), ("out", "out", z(128, np.uint32))]))
+    r = Rng(6107)
+    L.append(Launch("uniform_loads", wm, "uniform_loads", [3], [128],
+                    [("in", "table", r.u32(16)), ("in", "in", r.u32(384)), ("out", "out", z(384, np.uint32))]))
+
     # --- Triton (two trailing null pointers: Triton's global and profile scratch) ---
     meta = _triton_meta()
 
