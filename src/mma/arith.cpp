@@ -512,26 +512,120 @@ uint64_t sm100_scaled(const FloatClass& cls, Type scale, const uint64_t* a, cons
   return hmma_block(ps, ct, 1 - format_of(cls.c).bias, out, Round::RZ, kHmmaFractionBits);
 }
 
+// sm100_scaled over a tile whose operands and factors are all finite (no NaN or Inf in A, B or the
+// factors): each operand decoded once into a signed integer significand and exponents, each
+// element's terms formed and summed as sm100_scaled forms them. False, computing nothing, when
+// something in the tile is not finite.
+struct ScaledElement {
+  int64_t sig;  // signed; 0 for a zero
+  int exp;      // the value is sig * 2^exp
+  int nominal;  // hmma_input_emin's nominal exponent (block == 1)
+};
+
+bool decode_scaled(Type t, int emin, const uint64_t* bits, size_t n, size_t stride, ScaledElement* out) {
+  for (size_t i = 0; i < n; ++i) {
+    const Term x = decode_for_hmma(t, bits[i * stride], emin);
+    if (x.cls == Class::NaN || x.cls == Class::Inf) return false;
+    const bool zero = x.cls == Class::Zero;
+    out[i] = {zero ? 0 : (x.negative ? -static_cast<int64_t>(x.sig) : static_cast<int64_t>(x.sig)), x.exp,
+              zero ? 0 : x.nominal};
+  }
+  return true;
+}
+
+bool sm100_scaled_tile(const FloatClass& cls, Type scale, unsigned rows, unsigned cols, unsigned blocks,
+                       const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c,
+                       uint64_t* d) {
+  const unsigned k = cls.k, block = cls.mxf4 ? kSm100Fp4Block : 1, per = k / blocks;
+  if (k > kMaxK || k % blocks || per % block) return false;
+  thread_local std::vector<ScaledElement> at, bt;
+  thread_local std::vector<Term> sat, sbt;
+  at.resize(size_t{rows} * k), bt.resize(size_t{cols} * k);
+  sat.resize(size_t{rows} * blocks), sbt.resize(size_t{cols} * blocks);
+  const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
+  if (!decode_scaled(cls.a, emin_a, a, at.size(), 1, at.data())) return false;
+  for (unsigned j = 0; j < cols; ++j)  // bt: column-major, each column's k elements contiguous
+    if (!decode_scaled(cls.b, emin_b, b + j, k, cols, &bt[size_t{j} * k])) return false;
+  const uint64_t scale_mask = scale == Type::UE4M3 ? 0x7f : 0xff;  // ue4m3: its low 7 bits
+  auto factors = [&](const uint8_t* bits, std::vector<Term>& out) {
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i] = decode(scale, bits[i] & scale_mask);
+      if (out[i].cls == Class::NaN) return false;
+    }
+    return true;
+  };
+  if (!factors(sa, sat) || !factors(sb, sbt)) return false;
+  const Format& out = format_of(cls.d);
+  const int acc_emin = 1 - format_of(cls.c).bias;
+  Products ps;
+  for (unsigned i = 0; i < rows; ++i)
+    for (unsigned j = 0; j < cols; ++j) {
+      const size_t at_d = size_t{i} * cols + j;
+      const Term ct = decode_c(cls, c[at_d]);
+      if (ct.cls == Class::NaN || ct.cls == Class::Inf) {  // the result is C's: the element path says how
+        std::vector<uint64_t> col(k);
+        std::vector<uint8_t> fa(k), fb(k);
+        for (unsigned kk = 0; kk < k; ++kk)
+          col[kk] = b[size_t{kk} * cols + j], fa[kk] = sa[size_t{i} * blocks + kk / per],
+          fb[kk] = sb[size_t{j} * blocks + kk / per];
+        d[at_d] = sm100_scaled(cls, scale, a + size_t{i} * k, col.data(), fa.data(), fb.data(), c[at_d]);
+        continue;
+      }
+      const ScaledElement *x = &at[size_t{i} * k], *y = &bt[size_t{j} * k];
+      ps.n = 0;
+      for (unsigned u = 0; u < blocks; ++u) {
+        const Term s = scaled(sat[size_t{i} * blocks + u], sbt[size_t{j} * blocks + u]);
+        if (s.cls != Class::Normal && s.cls != Class::Subnormal) continue;  // a zero factor: no term
+        const int s_nominal = nominal(s.sig, s.exp, INT_MIN);
+        for (unsigned k0 = u * per; k0 < (u + 1) * per; k0 += block) {
+          if (block == 1) {
+            const int64_t p = x[k0].sig * y[k0].sig;
+            if (p == 0) continue;
+            ps.push_back(Product{p < 0, static_cast<uint64_t>(p < 0 ? -p : p) * s.sig, x[k0].exp + y[k0].exp + s.exp,
+                                 x[k0].nominal + y[k0].nominal + s_nominal});
+            continue;
+          }
+          // A block of e2m1 products summed exactly: each value is an integer number of halves
+          // (exp >= -1), so the sum is exact in quarters.
+          int64_t sum = 0;
+          for (unsigned kk = k0; kk < k0 + block; ++kk)
+            sum += (x[kk].sig << (x[kk].exp + 1)) * (y[kk].sig << (y[kk].exp + 1));
+          if (sum == 0) continue;
+          const uint64_t magnitude = static_cast<uint64_t>(sum < 0 ? -sum : sum) * s.sig;
+          const int exp = s.exp - 2;
+          ps.push_back(Product{sum < 0, magnitude, exp, nominal(magnitude, exp, INT_MIN)});
+        }
+      }
+      d[at_d] = hmma_block(ps, ct, acc_emin, out, Round::RZ, kHmmaFractionBits);
+    }
+  return true;
+}
+
 // ---- hmma_tile: the common case of gemm, one HMMA block per element (the whole K) ----------
 // The arithmetic of hmma_block in 32-bit integers, vectorised over the columns of D. An input
 // element (f16, tf32: m = 10 fraction bits; bf16: m = 7) is sig * 2^(n - m), n its nominal
 // exponent; a product of nominal P = na + nb is prod * 2^(P - 2m), which at the block's alignment
 // q = emax - 25 is prod * 2^(S - d) units of 2^q, with S = 25 - 2m and d = emax - P >= 0. With B's
 // significands stored shifted left by S, a term is (sa * sb') >> d truncated toward zero: below
-// 2^(2m + 2 + S) = 2^27, so up to 16 of them sum exactly in an int32.
+// 2^(2m + 2 + S) = 2^27, so up to 16 of them sum exactly in an int32. The same holds for the
+// narrow formats of tcgen05 (fp8, fp6, fp4; A and B of different m: S = 25 - ma - mb) and for
+// their products scaled by powers of two (ue8m0 factors add to the nominal exponents).
 constexpr int32_t kZeroNominal = -(1 << 20);  // a zero's: far below any real one, never emax
-constexpr unsigned kTileMaxK = 16;             // the int32 bound above
+constexpr unsigned kTileMaxK = 16;             // the int32 bound above: K is summed in chunks of it
 
 // A tile's operands decoded (decode_fields): A (rows x k), B (k x cols) and C (rows x cols),
-// row-major, and per element of D its alignment exponent and sum; buffers kept by the thread.
+// row-major, and per element of D its alignment exponent and, per chunk of kTileMaxK products,
+// its sum (sum[(chunk * rows + i) * cols + j]); buffers kept by the thread.
 struct TileOperands {
   std::vector<uint32_t> as, bs, cs;
   std::vector<int32_t> an, ag, bn, bg, cn, cg, emax, sum;
   void resize(unsigned rows, unsigned cols, unsigned k) {
     as.resize(size_t{rows} * k), bs.resize(size_t{k} * cols), cs.resize(size_t{rows} * cols);
     an.resize(as.size()), ag.resize(as.size()), bn.resize(bs.size()), bg.resize(bs.size());
-    cn.resize(cs.size()), cg.resize(cs.size()), emax.resize(cs.size()), sum.resize(cs.size());
+    cn.resize(cs.size()), cg.resize(cs.size()), emax.resize(cs.size());
+    sum.resize(cs.size() * chunks(k));
   }
+  static unsigned chunks(unsigned k) { return (k + kTileMaxK - 1) / kTileMaxK; }
 };
 
 // Whether bits of F (an IEEE format with subnormals: f16, bf16, tf32, f32) are an Inf or NaN.
@@ -633,19 +727,21 @@ template <unsigned L>
         const I32s p = an[kk] + bn;
         e = p > e ? p : e;
       }
-      s = I32s{};
-      for (unsigned kk = 0; kk < k; ++kk) {
-        std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
-        std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
-        std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
-        U32s product = as[kk] * bs;
-        shift_right<L>(product, e - an[kk] - bn);  // e is the maximum: a count >= 0
-        const I32s v = reinterpret_cast<I32s>(product);
-        const I32s neg = ag[kk] ^ bg;
-        s += (v ^ neg) - neg;
+      for (unsigned chunk = 0; chunk * kTileMaxK < k; ++chunk) {
+        s = I32s{};
+        for (unsigned kk = chunk * kTileMaxK; kk < std::min(k, (chunk + 1) * kTileMaxK); ++kk) {
+          std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
+          std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
+          std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
+          U32s product = as[kk] * bs;
+          shift_right<L>(product, e - an[kk] - bn);  // e is the maximum: a count >= 0
+          const I32s v = reinterpret_cast<I32s>(product);
+          const I32s neg = ag[kk] ^ bg;
+          s += (v ^ neg) - neg;
+        }
+        std::memcpy(&sum[(size_t{chunk} * rows + i) * cols + j0], &s, sizeof s);
       }
       std::memcpy(&emax[size_t{i} * cols + j0], &e, sizeof e);
-      std::memcpy(&sum[size_t{i} * cols + j0], &s, sizeof s);
     }
 }
 
@@ -678,23 +774,13 @@ template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = ty
   slow = overflow | (mag <= 0) | (biased < 1) | (biased > 254) | (e <= kZeroNominal / 2);
 }
 
-// hmma_tile for inputs in FA and C in FC, L columns at a time.
-template <const Format& FA, const Format& FC, unsigned L>
-[[gnu::always_inline]] inline bool hmma_tile_as(const FloatClass& cls, unsigned rows, unsigned cols,
-                                                const uint64_t* a, const uint64_t* b, const uint64_t* c,
-                                                uint64_t* d) {
+// D from a tile whose A and B are decoded into t (A and B finite) and C in FC, L columns at a
+// time: C's nominal exponents start each emax, an Inf or NaN C is the result.
+template <const Format& FC, unsigned L>
+[[gnu::always_inline]] inline void tile_from_operands(const FloatClass& cls, TileOperands& t, unsigned rows,
+                                                      unsigned cols, const uint64_t* c, uint64_t* d) {
   PTXVM_LANE_TYPES(L);
-  static_assert(FA.man_bits <= 12 && FC.man_bits <= 24);  // the int32 bound; truncated()'s bound
-  constexpr unsigned shift = kHmmaFractionBits - 2 * FA.man_bits;  // S
-  const unsigned k = cls.k;
-  if (k > kTileMaxK || cols % L || rows * k % L) return false;
-  thread_local TileOperands t;
-  t.resize(rows, cols, k);
-  if (!decode_fields<FA, L>(a, rows * k, 0, t.as.data(), t.an.data(), t.ag.data()) ||
-      !decode_fields<FA, L>(b, k * cols, shift, t.bs.data(), t.bn.data(), t.bg.data()))
-    return false;
-  const unsigned n = rows * cols;
-  // C's nominal exponents start each emax; an Inf or NaN C (A and B are finite) is the result.
+  const unsigned k = cls.k, n = rows * cols, chunks = TileOperands::chunks(k);
   const bool c_finite = decode_fields<FC, L>(c, n, 0, t.cs.data(), t.cn.data(), t.cg.data());
   for (unsigned i = 0; i < n; ++i) t.emax[i] = c_finite || !inf_or_nan<FC>(c[i]) ? t.cn[i] : kZeroNominal;
   tile_sums<L>(t, rows, cols, k);
@@ -708,27 +794,54 @@ template <const Format& FA, const Format& FC, unsigned L>
     }
     if (emax[i] <= kZeroNominal / 2) return 0;  // only zeros: +0 (hmma_block)
     const int q = emax[i] - kHmmaFractionBits;
-    return round_block_sum(sum[i] + truncated(t.cs[i], t.cn[i] - FC.man_bits, q, t.cg[i] != 0), q, out, r);
+    int64_t total = truncated(t.cs[i], t.cn[i] - FC.man_bits, q, t.cg[i] != 0);
+    for (unsigned chunk = 0; chunk < chunks; ++chunk) total += sum[size_t{chunk} * n + i];
+    return round_block_sum(total, q, out, r);
   };
   if (!c_finite || cls.d != Type::F32) {
     for (unsigned i = 0; i < n; ++i) d[i] = finish(i);
-    return true;
+    return;
   }
-  I32s e, s, cn, cg, slow;
+  I32s e, s, part, cn, cg, slow;
   U32s cs;
   const uint32_t* cs_all = t.cs.data();
   const int32_t *cn_all = t.cn.data(), *cg_all = t.cg.data();
   for (unsigned i = 0; i < n; i += L) {
     std::memcpy(&e, &emax[i], sizeof e), std::memcpy(&s, &sum[i], sizeof s);
+    I32s wrapped = {};  // chunk sums whose int32 total wraps: the element path's
+    for (unsigned chunk = 1; chunk < chunks; ++chunk) {
+      std::memcpy(&part, &sum[size_t{chunk} * n + i], sizeof part);
+      const I32s total = reinterpret_cast<I32s>(reinterpret_cast<U32s>(s) + reinterpret_cast<U32s>(part));
+      wrapped |= ((s ^ total) & (part ^ total)) < 0;
+      s = total;
+    }
     std::memcpy(&cs, &cs_all[i], sizeof cs), std::memcpy(&cn, &cn_all[i], sizeof cn), std::memcpy(&cg, &cg_all[i], sizeof cg);
     cs <<= kHmmaFractionBits - FC.man_bits;
     finish_f32_rz<L>(e, s, cs, cn, cg, &d[i], slow);
+    slow |= wrapped;
     uint64_t any[sizeof slow / 8];
     std::memcpy(any, &slow, sizeof slow);
     if (std::any_of(std::begin(any), std::end(any), [](uint64_t x) { return x != 0; }))
       for (unsigned l = 0; l < L; ++l)
         if (slow[l]) d[i + l] = finish(i + l);
   }
+}
+
+// hmma_tile for inputs in FA and C in FC, L columns at a time.
+template <const Format& FA, const Format& FC, unsigned L>
+[[gnu::always_inline]] inline bool hmma_tile_as(const FloatClass& cls, unsigned rows, unsigned cols,
+                                                const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                                uint64_t* d) {
+  static_assert(FA.man_bits <= 12 && FC.man_bits <= 24);  // the int32 bound; truncated()'s bound
+  constexpr unsigned shift = kHmmaFractionBits - 2 * FA.man_bits;  // S
+  const unsigned k = cls.k;
+  if (k > kTileMaxK || cols % L || rows * k % L) return false;
+  thread_local TileOperands t;
+  t.resize(rows, cols, k);
+  if (!decode_fields<FA, L>(a, rows * k, 0, t.as.data(), t.an.data(), t.ag.data()) ||
+      !decode_fields<FA, L>(b, k * cols, shift, t.bs.data(), t.bn.data(), t.bg.data()))
+    return false;
+  tile_from_operands<FC, L>(cls, t, rows, cols, c, d);
   return true;
 }
 
@@ -744,6 +857,58 @@ template <const Format& FA>
     return wide ? hmma_tile_as<FA, numeric::kF16, 16>(cls, rows, cols, a, b, c, d)
                 : hmma_tile_as<FA, numeric::kF16, 8>(cls, rows, cols, a, b, c, d);
   return false;
+}
+
+// The narrow formats of tcgen05's .kind::f8f6f4 and .kind::mxf8f6f4 (fp8, fp6, fp4).
+bool narrow(Type t) { return t == Type::E4M3 || t == Type::E5M2 || t == Type::E3M2 || t == Type::E2M3 || t == Type::E2M1; }
+
+// n elements of t (bits[i * stride]) as decode_fields lays them out (significand shifted left by
+// `shift`, nominal exponent, sign mask), element i's nominal raised by offset(i), the exponent of
+// its ue8m0 factor; false if an element is an Inf or NaN.
+template <typename Offset>
+bool decode_narrow(const FloatClass& cls, Type t, const uint64_t* bits, size_t n, size_t stride, unsigned shift,
+                   Offset offset, uint32_t* sig, int32_t* nom, int32_t* neg) {
+  const int emin = hmma_input_emin(cls, t);
+  for (size_t i = 0; i < n; ++i) {
+    const Term x = decode_for_hmma(t, bits[i * stride], emin);
+    if (x.cls == Class::NaN || x.cls == Class::Inf) return false;
+    const bool zero = x.cls == Class::Zero;
+    sig[i] = zero ? 0 : static_cast<uint32_t>(x.sig) << shift;
+    nom[i] = zero ? kZeroNominal : x.nominal + offset(i);
+    neg[i] = x.negative ? -1 : 0;
+  }
+  return true;
+}
+
+// tcgen05's .kind::f8f6f4 (sa, sb null) and .kind::mxf8f6f4 (ue8m0 factors: sa[i * blocks + u] of
+// row i, sb[j * blocks + u] of column j for k-block u) on the tile path: a factor 2^e adds e to its
+// elements' nominal exponents, which is how sm100_scaled aligns a scaled product. False, computing
+// nothing, for shapes or C types the path lacks and tiles with an Inf or NaN in A, B or a factor.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+bool narrow_tile(const FloatClass& cls, unsigned rows, unsigned cols, unsigned blocks, const uint64_t* a,
+                 const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c, uint64_t* d) {
+  const unsigned k = cls.k, per = k / blocks;
+  if (!narrow(cls.a) || !narrow(cls.b) || cls.c != Type::F32 || cls.c_scale || k > kMaxK || k % blocks ||
+      cols % 8)
+    return false;
+  const unsigned shift = kHmmaFractionBits - format_of(cls.a).man_bits - format_of(cls.b).man_bits;  // S
+  auto has_nan = [](const uint8_t* f, size_t n) { return f && std::find(f, f + n, uint8_t{0xff}) != f + n; };  // ue8m0
+  if (has_nan(sa, size_t{rows} * blocks) || has_nan(sb, size_t{cols} * blocks)) return false;
+  auto exponent = [&](const uint8_t* f, size_t at) { return f ? static_cast<int32_t>(f[at]) - 127 : 0; };
+  thread_local TileOperands t;
+  t.resize(rows, cols, k);
+  if (!decode_narrow(cls, cls.a, a, size_t{rows} * k, 1, 0,
+                     [&](size_t i) { return exponent(sa, i / k * blocks + i % k / per); }, t.as.data(),
+                     t.an.data(), t.ag.data()) ||
+      !decode_narrow(cls, cls.b, b, size_t{k} * cols, 1, shift,
+                     [&](size_t i) { return exponent(sb, i % cols * blocks + i / cols / per); }, t.bs.data(),
+                     t.bn.data(), t.bg.data()))
+    return false;
+  if (cols % 16 == 0) tile_from_operands<numeric::kF32, 16>(cls, t, rows, cols, c, d);
+  else tile_from_operands<numeric::kF32, 8>(cls, t, rows, cols, c, d);
+  return true;
 }
 
 // D = A·B + C for a whole tile (as gemm lays it out) as hmma_block computes each element. Returns
@@ -780,6 +945,27 @@ uint64_t dot_scaled(Model m, const FloatClass& cls, Type scale, const uint64_t* 
   }, c);
 }
 
+void gemm_scaled(Model m, const FloatClass& cls, Type scale, unsigned rows, unsigned cols, unsigned blocks,
+                 const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c,
+                 uint64_t* d) {
+  if (m == Model::Sm90 && cls.tcgen05 &&
+      ((!cls.mxf4 && scale == Type::UE8M0 && narrow_tile(cls, rows, cols, blocks, a, b, sa, sb, c, d)) ||
+       sm100_scaled_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d)))
+    return;
+  const unsigned k = cls.k, per = k / blocks;
+  thread_local std::vector<uint64_t> col;
+  thread_local std::vector<uint8_t> fa, fb;
+  col.resize(k), fa.resize(k), fb.resize(k);
+  for (unsigned j = 0; j < cols; ++j) {
+    for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * cols + j], fb[kk] = sb[size_t{j} * blocks + kk / per];
+    for (unsigned i = 0; i < rows; ++i) {
+      for (unsigned kk = 0; kk < k; ++kk) fa[kk] = sa[size_t{i} * blocks + kk / per];
+      d[size_t{i} * cols + j] =
+          dot_scaled(m, cls, scale, a + size_t{i} * k, col.data(), fa.data(), fb.data(), c[size_t{i} * cols + j]);
+    }
+  }
+}
+
 namespace {
 void sm90_gemm(const FloatClass& cls, const Recipe& rc, unsigned rows, unsigned cols, const uint64_t* a,
                const uint64_t* b, const uint64_t* c, uint64_t* d);
@@ -798,6 +984,7 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
     return;
   }
   const Recipe rc = recipe(cls);
+  if (cls.tcgen05 && narrow_tile(cls, rows, cols, 1, a, b, nullptr, nullptr, c, d)) return;
   if (rc.path != Path::Hmma || rc.block != k || k > kTileMaxK || cls.c_scale) return sm90_gemm(cls, rc, rows, cols, a, b, c, d);
   // One HMMA block per element: the vector tile path, or the element path when the tile holds an
   // Inf or NaN in A or B.

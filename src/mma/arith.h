@@ -55,6 +55,14 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
 uint64_t dot_scaled(Model m, const FloatClass& cls, Type scale, const uint64_t* a, const uint64_t* b,
                     const uint8_t* sa, const uint8_t* sb, uint64_t c);
 
+// dot_scaled for a whole tile, as gemm lays it out: a (rows x k), b (k x cols), c and d (rows x
+// cols); the k products fall into `blocks` equal k-blocks, sa[i * blocks + t] the factor of row i
+// of A for block t and sb[j * blocks + t] that of column j of B. The same bits as dot_scaled per
+// element, with every operand decoded once.
+void gemm_scaled(Model m, const FloatClass& cls, Type scale, unsigned rows, unsigned cols, unsigned blocks,
+                 const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c,
+                 uint64_t* d);
+
 // Integer classes (.s8/.u8/.s4/.u4): exact products summed into the s32 accumulator, wrapping,
 // or clamped to [INT32_MIN, INT32_MAX] with .satfinite (§9.7.14.5.14).
 int32_t dot_int(Type a, Type b, unsigned k, const uint64_t* av, const uint64_t* bv, int32_t c,

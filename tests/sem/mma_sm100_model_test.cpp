@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "mma/arith.h"
@@ -83,6 +84,88 @@ TEST(Sm100Model, Fp4BlocksSumExactlyBeforeTheirScales) {  // .kind::mxf4nvf4, 16
   c.tcgen05 = true;
   c.mxf4 = true;
   EXPECT_EQ(mma::dot_scaled(mma::Model::Sm90, c, Type::UE8M0, a.data(), b.data(), sa.data(), sb.data(), 0), 0x3e800000u);
+}
+
+// gemm_scaled and gemm (the tile paths tcgen05.mma takes) give dot_scaled's and dot's bits for
+// every element: random tiles of every block-scaled form and of .kind::f8f6f4, with zeros, the
+// formats' extremes, zero and subnormal ue4m3 factors, and now and then a NaN or Inf in A, B, a
+// factor or C (the tile falls back to elements).
+TEST(Sm100Model, ScaledTilesMatchTheElementPath) {
+  struct Form {
+    Type a, b, scale;
+    unsigned k, blocks;
+    bool mxf4;
+  };
+  const Form forms[] = {{Type::E4M3, Type::E4M3, Type::UE8M0, 32, 1, false},
+                        {Type::E5M2, Type::E2M1, Type::UE8M0, 32, 1, false},
+                        {Type::E3M2, Type::E2M3, Type::UE8M0, 32, 1, false},
+                        {Type::E2M1, Type::E2M1, Type::UE8M0, 64, 2, true},
+                        {Type::E2M1, Type::E2M1, Type::UE8M0, 64, 4, true},
+                        {Type::E2M1, Type::E2M1, Type::UE4M3, 64, 4, true}};
+  auto bits_of = [](Type t) { return t == Type::E2M1 ? 4 : t == Type::E3M2 || t == Type::E2M3 ? 6 : 8; };
+  std::mt19937_64 rng(7);
+  const unsigned rows = 8;
+  for (const Form& f : forms)
+    for (int round = 0; round < 40; ++round) {
+      const unsigned cols = round % 3 == 0 ? 12 : round % 3 == 1 ? 16 : 24;  // the tile path takes 8 or 16 lanes
+      mma::FloatClass cls{f.a, f.b, Type::F32, Type::F32, f.k};
+      cls.tcgen05 = true;
+      cls.mxf4 = f.mxf4;
+      const bool special = round % 4 == 3;
+      auto element = [&](Type t) {
+        const uint64_t r = rng(), mask = (uint64_t{1} << bits_of(t)) - 1;
+        if (r % 5 == 0) return uint64_t{0};
+        if (r % 7 == 0) return mask >> 1;  // the largest magnitude (e4m3: NaN, e5m2: Inf)
+        uint64_t v = (r >> 8) & mask;
+        if (!special && t == Type::E4M3 && (v & 0x7f) == 0x7f) v ^= 1;
+        if (!special && t == Type::E5M2 && (v & 0x7c) == 0x7c) v &= ~uint64_t{0x40};
+        return v;
+      };
+      std::vector<uint64_t> a(size_t{rows} * f.k), b(size_t{f.k} * cols), c(size_t{rows} * cols), d(c.size());
+      for (uint64_t& x : a) x = element(f.a);
+      for (uint64_t& x : b) x = element(f.b);
+      for (uint64_t& x : c) {
+        const uint64_t r = rng();
+        x = r % 6 == 0 ? 0 : r % 6 == 1 ? 0x80000000u : static_cast<uint32_t>(r) & 0x87ffffffu;
+        if (special && r % 29 == 0) x = r % 2 ? 0x7f800000u : 0x7fc00000u;
+      }
+      std::vector<uint8_t> sa(size_t{rows} * f.blocks), sb(size_t{cols} * f.blocks);
+      for (auto* v : {&sa, &sb})
+        for (uint8_t& x : *v) {
+          const uint64_t r = rng();
+          if (f.scale == Type::UE8M0)
+            x = static_cast<uint8_t>(special && r % 31 == 0 ? 0xff : 112 + r % 32);  // 2^-15 .. 2^16
+          else
+            x = static_cast<uint8_t>(r % 9 == 0 ? 0 : r % 9 == 1 ? 1 + (r >> 8) % 7 : (r >> 8) % 0x7f);  // zero, subnormal
+        }
+      mma::gemm_scaled(mma::Model::Sm90, cls, f.scale, rows, cols, f.blocks, a.data(), b.data(), sa.data(), sb.data(),
+                       c.data(), d.data());
+      const unsigned per = f.k / f.blocks;
+      std::vector<uint64_t> col(f.k);
+      std::vector<uint8_t> fa(f.k), fb(f.k);
+      for (unsigned i = 0; i < rows; ++i)
+        for (unsigned j = 0; j < cols; ++j) {
+          for (unsigned kk = 0; kk < f.k; ++kk)
+            col[kk] = b[size_t{kk} * cols + j], fa[kk] = sa[size_t{i} * f.blocks + kk / per],
+            fb[kk] = sb[size_t{j} * f.blocks + kk / per];
+          const uint64_t want = mma::dot_scaled(mma::Model::Sm90, cls, f.scale, &a[size_t{i} * f.k], col.data(),
+                                                fa.data(), fb.data(), c[size_t{i} * cols + j]);
+          ASSERT_EQ(d[size_t{i} * cols + j], want) << "form " << (&f - forms) << " round " << round << " (" << i
+                                                   << ", " << j << ")";
+        }
+      if (f.mxf4) continue;
+      // The same operands unscaled (.kind::f8f6f4) through gemm and dot.
+      mma::FloatClass plain{f.a, f.b, Type::F32, Type::F32, f.k};
+      plain.tcgen05 = true;
+      mma::gemm(mma::Model::Sm90, plain, rows, cols, a.data(), b.data(), c.data(), d.data());
+      for (unsigned i = 0; i < rows; ++i)
+        for (unsigned j = 0; j < cols; ++j) {
+          for (unsigned kk = 0; kk < f.k; ++kk) col[kk] = b[size_t{kk} * cols + j];
+          ASSERT_EQ(d[size_t{i} * cols + j],
+                    mma::dot(mma::Model::Sm90, plain, &a[size_t{i} * f.k], col.data(), c[size_t{i} * cols + j]))
+              << "unscaled form " << (&f - forms) << " round " << round << " (" << i << ", " << j << ")";
+        }
+    }
 }
 
 }  // namespace

@@ -425,26 +425,52 @@ struct Mma {
 
   void compute_scaled(TensorMemory& t, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
                       const std::vector<uint64_t>& c, std::vector<uint64_t>& d) const {
-    const unsigned m = rows(), n = s.n, k = s.k, per = k / plan->scale_vec;
+    const unsigned m = rows(), n = s.n, k = s.k, blocks = plan->scale_vec;
     mma::FloatClass cls{s.a, s.b, s.d, s.d, k};
     cls.tcgen05 = true;
     cls.mxf4 = packed_fp4(plan->kind);
-    std::vector<uint64_t> col(k);
-    std::vector<uint8_t> sa(k), sb(k);
-    for (unsigned j = 0; j < n; ++j) {
-      for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
-      for (unsigned i = 0; i < m; ++i) {
+    auto quarter = [&](const Place& p) { return (lane_of(d_tmem) + p.lane) / 32; };
+    // Where each element's quarter follows from its row and its layout column from j (Layouts A
+    // and D: M = 256, or 128 on one CTA), the rows of one quarter form one tile whose factors are
+    // read once per row and column.
+    bool separable = true;
+    for (unsigned i = 0; i < m && separable; ++i)
+      for (unsigned j = 0; j < n && separable; ++j) {
         const Place p = place(i, j);
-        const unsigned quarter = (lane_of(d_tmem) + p.lane) / 32;
-        for (unsigned kk = 0; kk < k; kk += per) {
-          const uint8_t x = scale_factor(t, sfa_tmem, s.sfa_id, quarter, i, kk / per);
-          const uint8_t y = scale_factor(t, sfb_tmem, s.sfb_id, quarter, p.column, kk / per);
-          std::fill_n(&sa[kk], per, x), std::fill_n(&sb[kk], per, y);
-        }
-        const size_t at = size_t{i} * n + j;
-        d[at] = mma::dot_scaled(model, cls, s.scale, &a[size_t{i} * k], col.data(), sa.data(), sb.data(), c[at]);
+        separable = quarter(p) == quarter(place(i, 0)) && p.column == place(0, j).column;
       }
+    std::vector<uint8_t> sa, sb;
+    if (separable) {
+      for (unsigned i0 = 0; i0 < m;) {
+        const unsigned q = quarter(place(i0, 0));
+        unsigned i1 = i0 + 1;
+        while (i1 < m && quarter(place(i1, 0)) == q) ++i1;
+        sa.resize(size_t{i1 - i0} * blocks), sb.resize(size_t{n} * blocks);
+        for (unsigned i = i0; i < i1; ++i)
+          for (unsigned u = 0; u < blocks; ++u)
+            sa[size_t{i - i0} * blocks + u] = scale_factor(t, sfa_tmem, s.sfa_id, q, i, u);
+        for (unsigned j = 0; j < n; ++j)
+          for (unsigned u = 0; u < blocks; ++u)
+            sb[size_t{j} * blocks + u] = scale_factor(t, sfb_tmem, s.sfb_id, q, place(i0, j).column, u);
+        mma::gemm_scaled(model, cls, s.scale, i1 - i0, n, blocks, &a[size_t{i0} * k], b.data(), sa.data(),
+                         sb.data(), &c[size_t{i0} * n], &d[size_t{i0} * n]);
+        i0 = i1;
+      }
+      return;
     }
+    sa.resize(blocks), sb.resize(blocks);  // every other layout: element by element
+    std::vector<uint64_t> col(k);
+    for (unsigned i = 0; i < m; ++i)
+      for (unsigned j = 0; j < n; ++j) {
+        const Place p = place(i, j);
+        for (unsigned u = 0; u < blocks; ++u)
+          sa[u] = scale_factor(t, sfa_tmem, s.sfa_id, quarter(p), i, u),
+          sb[u] = scale_factor(t, sfb_tmem, s.sfb_id, quarter(p), p.column, u);
+        for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
+        const size_t at = size_t{i} * n + j;
+        mma::gemm_scaled(model, cls, s.scale, 1, 1, blocks, &a[size_t{i} * k], col.data(), sa.data(), sb.data(),
+                         &c[at], &d[at]);
+      }
   }
 
   void compute(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, const std::vector<uint64_t>& c,
