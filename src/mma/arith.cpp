@@ -709,13 +709,13 @@ template <unsigned L>
 // For every (i, j): emax, C's nominal on entry, becomes the block's alignment exponent; sum the
 // products' truncated terms in units of 2^(emax - 25), L columns at a time (a column block of B
 // stays in L1 while every row of A passes it).
-template <unsigned L>
+template <unsigned L, bool kChunked>
 [[gnu::always_inline]] inline void tile_sums(TileOperands& t, unsigned rows, unsigned cols, unsigned k) {
   PTXVM_LANE_TYPES(L);
   const uint32_t *as_all = t.as.data(), *bs_all = t.bs.data();
   const int32_t *an_all = t.an.data(), *ag_all = t.ag.data(), *bn_all = t.bn.data(), *bg_all = t.bg.data();
   int32_t *emax = t.emax.data(), *sum = t.sum.data();
-  I32s e, s, bn, bg;
+  I32s e, bn, bg;
   U32s bs;
   for (unsigned j0 = 0; j0 < cols; j0 += L)
     for (unsigned i = 0; i < rows; ++i) {
@@ -727,9 +727,10 @@ template <unsigned L>
         const I32s p = an[kk] + bn;
         e = p > e ? p : e;
       }
-      for (unsigned chunk = 0; chunk * kTileMaxK < k; ++chunk) {
-        s = I32s{};
-        for (unsigned kk = chunk * kTileMaxK; kk < std::min(k, (chunk + 1) * kTileMaxK); ++kk) {
+      // The truncated terms of products from..to-1.
+      auto terms = [&](unsigned from, unsigned to) __attribute__((always_inline)) {
+        I32s s = {};
+        for (unsigned kk = from; kk < to; ++kk) {
           std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
           std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
           std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
@@ -739,7 +740,16 @@ template <unsigned L>
           const I32s neg = ag[kk] ^ bg;
           s += (v ^ neg) - neg;
         }
-        std::memcpy(&sum[(size_t{chunk} * rows + i) * cols + j0], &s, sizeof s);
+        return s;
+      };
+      if constexpr (kChunked)
+        for (unsigned chunk = 0; chunk < TileOperands::chunks(k); ++chunk) {
+          const I32s s = terms(chunk * kTileMaxK, std::min(k, (chunk + 1) * kTileMaxK));
+          std::memcpy(&sum[(size_t{chunk} * rows + i) * cols + j0], &s, sizeof s);
+        }
+      else {
+        const I32s s = terms(0, k);
+        std::memcpy(&sum[size_t{i} * cols + j0], &s, sizeof s);
       }
       std::memcpy(&emax[size_t{i} * cols + j0], &e, sizeof e);
     }
@@ -776,18 +786,19 @@ template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = ty
 
 // D from a tile whose A and B are decoded into t (A and B finite) and C in FC, L columns at a
 // time: C's nominal exponents start each emax, an Inf or NaN C is the result.
-template <const Format& FC, unsigned L>
+template <const Format& FC, unsigned L, bool kChunked>
 [[gnu::always_inline]] inline void tile_from_operands(const FloatClass& cls, TileOperands& t, unsigned rows,
                                                       unsigned cols, const uint64_t* c, uint64_t* d) {
   PTXVM_LANE_TYPES(L);
-  const unsigned k = cls.k, n = rows * cols, chunks = TileOperands::chunks(k);
+  const unsigned k = cls.k, n = rows * cols, chunks = kChunked ? TileOperands::chunks(k) : 1;
   const bool c_finite = decode_fields<FC, L>(c, n, 0, t.cs.data(), t.cn.data(), t.cg.data());
   for (unsigned i = 0; i < n; ++i) t.emax[i] = c_finite || !inf_or_nan<FC>(c[i]) ? t.cn[i] : kZeroNominal;
-  tile_sums<L>(t, rows, cols, k);
+  tile_sums<L, kChunked>(t, rows, cols, k);
   const int32_t *emax = t.emax.data(), *sum = t.sum.data();
   const Format& out = format_of(cls.d);
   const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
-  auto finish = [&](unsigned i) -> uint64_t {
+  // n and chunks by value: a captured reference would be reloaded in every loop below.
+  auto finish = [&, n, chunks](unsigned i) -> uint64_t {
     if (!c_finite && inf_or_nan<FC>(c[i])) {
       const Term ct = decode(cls.c, c[i]);
       return Special{ct.cls == Class::NaN, true, ct.negative}.bits(out);
@@ -809,7 +820,7 @@ template <const Format& FC, unsigned L>
   for (unsigned i = 0; i < n; i += L) {
     std::memcpy(&e, &emax[i], sizeof e), std::memcpy(&s, &sum[i], sizeof s);
     I32s wrapped = {};  // chunk sums whose int32 total wraps: the element path's
-    for (unsigned chunk = 1; chunk < chunks; ++chunk) {
+    for (unsigned chunk = 1; kChunked && chunk < chunks; ++chunk) {
       std::memcpy(&part, &sum[size_t{chunk} * n + i], sizeof part);
       const I32s total = reinterpret_cast<I32s>(reinterpret_cast<U32s>(s) + reinterpret_cast<U32s>(part));
       wrapped |= ((s ^ total) & (part ^ total)) < 0;
@@ -818,7 +829,7 @@ template <const Format& FC, unsigned L>
     std::memcpy(&cs, &cs_all[i], sizeof cs), std::memcpy(&cn, &cn_all[i], sizeof cn), std::memcpy(&cg, &cg_all[i], sizeof cg);
     cs <<= kHmmaFractionBits - FC.man_bits;
     finish_f32_rz<L>(e, s, cs, cn, cg, &d[i], slow);
-    slow |= wrapped;
+    if constexpr (kChunked) slow |= wrapped;
     uint64_t any[sizeof slow / 8];
     std::memcpy(any, &slow, sizeof slow);
     if (std::any_of(std::begin(any), std::end(any), [](uint64_t x) { return x != 0; }))
@@ -841,7 +852,7 @@ template <const Format& FA, const Format& FC, unsigned L>
   if (!decode_fields<FA, L>(a, rows * k, 0, t.as.data(), t.an.data(), t.ag.data()) ||
       !decode_fields<FA, L>(b, k * cols, shift, t.bs.data(), t.bn.data(), t.bg.data()))
     return false;
-  tile_from_operands<FC, L>(cls, t, rows, cols, c, d);
+  tile_from_operands<FC, L, false>(cls, t, rows, cols, c, d);
   return true;
 }
 
@@ -906,8 +917,8 @@ bool narrow_tile(const FloatClass& cls, unsigned rows, unsigned cols, unsigned b
                      [&](size_t i) { return exponent(sb, i % cols * blocks + i / cols / per); }, t.bs.data(),
                      t.bn.data(), t.bg.data()))
     return false;
-  if (cols % 16 == 0) tile_from_operands<numeric::kF32, 16>(cls, t, rows, cols, c, d);
-  else tile_from_operands<numeric::kF32, 8>(cls, t, rows, cols, c, d);
+  if (cols % 16 == 0) tile_from_operands<numeric::kF32, 16, true>(cls, t, rows, cols, c, d);
+  else tile_from_operands<numeric::kF32, 8, true>(cls, t, rows, cols, c, d);
   return true;
 }
 
