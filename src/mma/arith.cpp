@@ -162,6 +162,15 @@ uint64_t round_block_sum(int64_t sum, int q, const Format& out, Round r) {
   return e.overflow ? infinity(out, neg) : (neg ? out.sign_bit() : 0) | e.code;
 }
 
+// A block's sum with its significand truncated to `precision` fraction bits (0: all kept).
+int64_t keep_precision(int64_t sum, int precision) {
+  if (!precision || sum == 0) return sum;
+  uint64_t magnitude = sum < 0 ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
+  const int msb = 63 - std::countl_zero(magnitude);
+  if (msb > precision) magnitude &= ~((uint64_t{1} << (msb - precision)) - 1);
+  return sum < 0 ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+}
+
 uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const Format& out,
                     Round r, int fraction_bits = kHmmaFractionBits, int precision = 0) {
   int emax = INT_MIN;
@@ -173,13 +182,7 @@ uint64_t hmma_block(const Products& ps, const Term& acc, int acc_emin, const For
   int64_t sum = 0;
   for (const Product& p : ps) sum += truncated(p.sig, p.exp, q, p.negative);
   if (acc_nonzero) sum += truncated(acc.sig, acc.exp, q, acc.negative);
-  if (precision && sum != 0) {  // the sum's significand truncated to `precision` fraction bits
-    uint64_t magnitude = sum < 0 ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
-    const int msb = 63 - std::countl_zero(magnitude);
-    if (msb > precision) magnitude &= ~((uint64_t{1} << (msb - precision)) - 1);
-    sum = sum < 0 ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
-  }
-  return round_block_sum(sum, q, out, r);
+  return round_block_sum(keep_precision(sum, precision), q, out, r);
 }
 
 Term as_term(const Format& f, uint64_t bits) {
@@ -755,15 +758,17 @@ template <unsigned L, bool kChunked>
     }
 }
 
-// d[0..L) for f32 results (toward zero) from the products' sums s, the alignments e and
-// C's significands (shifted left by 25 - C's fraction bits: below 2^26), nominal exponents and
-// sign masks: C's term truncated as a product's, the int32 total's magnitude converted exactly to
-// a double, whose exponent and leading fraction bits give the f32. `slow` becomes the mask of the
+// d[0..L) for f32 results (toward zero) from the products' sums s (units of 2^(e - fraction_bits)),
+// the alignments e and C's significands (in units of 2^(cn - fraction_bits): below 2^26), nominal
+// exponents and sign masks: C's term truncated as a product's, the int32 total's magnitude
+// converted exactly to a double, whose exponent and leading fraction bits give the f32, of which
+// `kept` keeps the fraction bits the block's precision allows. `slow` becomes the mask of the
 // lanes this cannot do (an int32 overflow, a zero total, a result outside the normal range, only
 // zeros in the block), which round_block_sum must.
 template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = typename Lanes<L>::U32>
 [[gnu::always_inline]] inline void finish_f32_rz(const I32s& e, const I32s& s, const U32s& cs, const I32s& cn,
-                                                 const I32s& cg, uint64_t* d, I32s& slow) {
+                                                 const I32s& cg, int fraction_bits, uint32_t kept, uint64_t* d,
+                                                 I32s& slow) {
   using U64s = typename Lanes<L>::U64;
   using F64s = typename Lanes<L>::F64;
   I32s dc = e - cn;  // >= 0
@@ -775,9 +780,9 @@ template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = ty
   const F64s m = __builtin_convertvector(mag, F64s);
   U64s bits;  // of a positive double
   std::memcpy(&bits, &m, sizeof bits);
-  const I32s biased = __builtin_convertvector(bits >> 52, I32s) - 1023 + e - kHmmaFractionBits + 127;
+  const I32s biased = __builtin_convertvector(bits >> 52, I32s) - 1023 + e - fraction_bits + 127;
   const U32s f32 = reinterpret_cast<U32s>((sign & 0x80000000) | biased << 23) |
-                   __builtin_convertvector((bits >> 29) & 0x7fffff, U32s);
+                   (__builtin_convertvector((bits >> 29) & 0x7fffff, U32s) & kept);
   const U64s out = __builtin_convertvector(f32, U64s);
   std::memcpy(d, &out, sizeof out);
   const I32s overflow = ((s ^ total) & (ct ^ total)) < 0;
@@ -787,8 +792,9 @@ template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = ty
 // D from a tile whose A and B are decoded into t (A and B finite) and C in FC, L columns at a
 // time: C's nominal exponents start each emax, an Inf or NaN C is the result.
 template <const Format& FC, unsigned L, bool kChunked>
-[[gnu::always_inline]] inline void tile_from_operands(const FloatClass& cls, TileOperands& t, unsigned rows,
-                                                      unsigned cols, const uint64_t* c, uint64_t* d) {
+[[gnu::always_inline]] inline void tile_from_operands(const FloatClass& cls, int fraction_bits, int precision,
+                                                      TileOperands& t, unsigned rows, unsigned cols,
+                                                      const uint64_t* c, uint64_t* d) {
   PTXVM_LANE_TYPES(L);
   const unsigned k = cls.k, n = rows * cols, chunks = kChunked ? TileOperands::chunks(k) : 1;
   const bool c_finite = decode_fields<FC, L>(c, n, 0, t.cs.data(), t.cn.data(), t.cg.data());
@@ -804,10 +810,10 @@ template <const Format& FC, unsigned L, bool kChunked>
       return Special{ct.cls == Class::NaN, true, ct.negative}.bits(out);
     }
     if (emax[i] <= kZeroNominal / 2) return 0;  // only zeros: +0 (hmma_block)
-    const int q = emax[i] - kHmmaFractionBits;
+    const int q = emax[i] - fraction_bits;
     int64_t total = truncated(t.cs[i], t.cn[i] - FC.man_bits, q, t.cg[i] != 0);
     for (unsigned chunk = 0; chunk < chunks; ++chunk) total += sum[size_t{chunk} * n + i];
-    return round_block_sum(total, q, out, r);
+    return round_block_sum(keep_precision(total, precision), q, out, r);
   };
   if (!c_finite || cls.d != Type::F32) {
     for (unsigned i = 0; i < n; ++i) d[i] = finish(i);
@@ -815,6 +821,8 @@ template <const Format& FC, unsigned L, bool kChunked>
   }
   I32s e, s, part, cn, cg, slow;
   U32s cs;
+  const int c_shift = fraction_bits - FC.man_bits;  // C's significand in units of 2^(cn - fraction_bits)
+  const uint32_t kept = precision && precision < 23 ? ~((1u << (23 - precision)) - 1) : ~0u;
   const uint32_t* cs_all = t.cs.data();
   const int32_t *cn_all = t.cn.data(), *cg_all = t.cg.data();
   for (unsigned i = 0; i < n; i += L) {
@@ -827,8 +835,9 @@ template <const Format& FC, unsigned L, bool kChunked>
       s = total;
     }
     std::memcpy(&cs, &cs_all[i], sizeof cs), std::memcpy(&cn, &cn_all[i], sizeof cn), std::memcpy(&cg, &cg_all[i], sizeof cg);
-    cs <<= kHmmaFractionBits - FC.man_bits;
-    finish_f32_rz<L>(e, s, cs, cn, cg, &d[i], slow);
+    if (c_shift >= 0) cs <<= c_shift;
+    else cs >>= -c_shift;  // truncated twice is truncated once: finish_f32_rz shifts right again
+    finish_f32_rz<L>(e, s, cs, cn, cg, fraction_bits, kept, &d[i], slow);
     if constexpr (kChunked) slow |= wrapped;
     uint64_t any[sizeof slow / 8];
     std::memcpy(any, &slow, sizeof slow);
@@ -852,7 +861,7 @@ template <const Format& FA, const Format& FC, unsigned L>
   if (!decode_fields<FA, L>(a, rows * k, 0, t.as.data(), t.an.data(), t.ag.data()) ||
       !decode_fields<FA, L>(b, k * cols, shift, t.bs.data(), t.bn.data(), t.bg.data()))
     return false;
-  tile_from_operands<FC, L, false>(cls, t, rows, cols, c, d);
+  tile_from_operands<FC, L, false>(cls, kHmmaFractionBits, 0, t, rows, cols, c, d);
   return true;
 }
 
@@ -891,20 +900,24 @@ bool decode_narrow(const FloatClass& cls, Type t, const uint64_t* bits, size_t n
   return true;
 }
 
-// tcgen05's .kind::f8f6f4 (sa, sb null) and .kind::mxf8f6f4 (ue8m0 factors: sa[i * blocks + u] of
-// row i, sb[j * blocks + u] of column j for k-block u) on the tile path: a factor 2^e adds e to its
-// elements' nominal exponents, which is how sm100_scaled aligns a scaled product. False, computing
-// nothing, for shapes or C types the path lacks and tiles with an Inf or NaN in A, B or a factor.
+// The narrow kinds on the tile path: wgmma's fp8 and tcgen05's .kind::f8f6f4 (sa, sb null), one
+// block aligned `fraction_bits` below its largest exponent whose sum keeps `precision` fraction
+// bits (0: all), and tcgen05's .kind::mxf8f6f4 (ue8m0 factors: sa[i * blocks + u] of row i,
+// sb[j * blocks + u] of column j for k-block u): a factor 2^e adds e to its elements' nominal
+// exponents, which is how sm100_scaled aligns a scaled product. False, computing nothing, for
+// shapes or C types the path lacks and tiles with an Inf or NaN in A, B or a factor.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
-bool narrow_tile(const FloatClass& cls, unsigned rows, unsigned cols, unsigned blocks, const uint64_t* a,
-                 const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c, uint64_t* d) {
+bool narrow_tile(const FloatClass& cls, int fraction_bits, int precision, unsigned rows, unsigned cols,
+                 unsigned blocks, const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb,
+                 const uint64_t* c, uint64_t* d) {
   const unsigned k = cls.k, per = k / blocks;
-  if (!narrow(cls.a) || !narrow(cls.b) || cls.c != Type::F32 || cls.c_scale || k > kMaxK || k % blocks ||
-      cols % 8)
+  const int ma = format_of(cls.a).man_bits, mb = format_of(cls.b).man_bits;
+  if (!narrow(cls.a) || !narrow(cls.b) || (cls.c != Type::F32 && cls.c != Type::F16) || cls.c_scale ||
+      k > kMaxK || k % blocks || cols % 8 || fraction_bits > kHmmaFractionBits || fraction_bits < ma + mb)
     return false;
-  const unsigned shift = kHmmaFractionBits - format_of(cls.a).man_bits - format_of(cls.b).man_bits;  // S
+  const unsigned shift = static_cast<unsigned>(fraction_bits - ma - mb);  // S: terms stay below 2^27
   auto has_nan = [](const uint8_t* f, size_t n) { return f && std::find(f, f + n, uint8_t{0xff}) != f + n; };  // ue8m0
   if (has_nan(sa, size_t{rows} * blocks) || has_nan(sb, size_t{cols} * blocks)) return false;
   auto exponent = [&](const uint8_t* f, size_t at) { return f ? static_cast<int32_t>(f[at]) - 127 : 0; };
@@ -917,8 +930,14 @@ bool narrow_tile(const FloatClass& cls, unsigned rows, unsigned cols, unsigned b
                      [&](size_t i) { return exponent(sb, i % cols * blocks + i / cols / per); }, t.bs.data(),
                      t.bn.data(), t.bg.data()))
     return false;
-  if (cols % 16 == 0) tile_from_operands<numeric::kF32, 16, true>(cls, t, rows, cols, c, d);
-  else tile_from_operands<numeric::kF32, 8, true>(cls, t, rows, cols, c, d);
+  const bool wide = cols % 16 == 0;
+  if (cls.c == Type::F32) {
+    if (wide) tile_from_operands<numeric::kF32, 16, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
+    else tile_from_operands<numeric::kF32, 8, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
+  } else {
+    if (wide) tile_from_operands<numeric::kF16, 16, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
+    else tile_from_operands<numeric::kF16, 8, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
+  }
   return true;
 }
 
@@ -960,7 +979,8 @@ void gemm_scaled(Model m, const FloatClass& cls, Type scale, unsigned rows, unsi
                  const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c,
                  uint64_t* d) {
   if (m == Model::Sm90 && cls.tcgen05 &&
-      ((!cls.mxf4 && scale == Type::UE8M0 && narrow_tile(cls, rows, cols, blocks, a, b, sa, sb, c, d)) ||
+      ((!cls.mxf4 && scale == Type::UE8M0 &&
+        narrow_tile(cls, kHmmaFractionBits, 0, rows, cols, blocks, a, b, sa, sb, c, d)) ||
        sm100_scaled_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d)))
     return;
   const unsigned k = cls.k, per = k / blocks;
@@ -995,7 +1015,9 @@ void gemm(Model m, const FloatClass& cls, unsigned rows, unsigned cols, const ui
     return;
   }
   const Recipe rc = recipe(cls);
-  if (cls.tcgen05 && narrow_tile(cls, rows, cols, 1, a, b, nullptr, nullptr, c, d)) return;
+  if (rc.path == Path::Hmma && rc.block == k && (cls.tcgen05 || cls.wgmma) &&
+      narrow_tile(cls, rc.fraction_bits, rc.precision, rows, cols, 1, a, b, nullptr, nullptr, c, d))
+    return;
   if (rc.path != Path::Hmma || rc.block != k || k > kTileMaxK || cls.c_scale) return sm90_gemm(cls, rc, rows, cols, a, b, c, d);
   // One HMMA block per element: the vector tile path, or the element path when the tile holds an
   // Inf or NaN in A or B.
