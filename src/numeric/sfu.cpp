@@ -1,7 +1,11 @@
 #include "numeric/sfu.h"
 
 #include <lzma.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -45,31 +49,70 @@ struct Table {
   }
 };
 
-// A table of results stored as int8 differences between consecutive entries from 1.0 (ex2):
-// decompressed once into a checkpoint every 16 entries and each entry's int8 offset from its
-// checkpoint (ex2 grows by under 1.4 units of the last bit a step, so 16 steps fit), so that a
-// lookup is one addition.
+// ex2's results over the 2^23 fractions of one sign, stored as int8 differences between
+// consecutive entries from 1.0. Each difference is `step` (+1 over [1, 2), -1 over [1/2, 1):
+// units of the last bit) or one more or one less, but for one per table (at 7 * 2^20 and 2^20,
+// where a checkpoint falls). They are decompressed once into a checkpoint every kPerLine entries
+// (an array of 128 KiB) and, per kPerLine entries, one 64-byte line of two bitmaps marking the
+// differences above and below `step`: a lookup is a checkpoint, one line and its population
+// counts. The lines lie on huge pages where the system grants them: attention's random
+// exponentials then miss neither the cache nor the TLB much.
 struct DiffTable {
+  static constexpr size_t kPerLine = 256;
+  static constexpr size_t kLines = kMantissas / kPerLine;
+  struct alignas(64) Line {
+    uint64_t above[4], below[4];  // bit j of the line: entry j differs from entry j - 1 by step +1, -1
+  };
+  struct Built {
+    std::vector<uint32_t> checkpoint;  // entry kPerLine * i
+    Line* lines;                       // kLines, never freed (the tables live as long as the process)
+  };
+
   const unsigned char* xz;
   size_t size;
-  std::once_flag once;
-  std::vector<int8_t> offset;        // the diffs, then (in place) each entry minus its checkpoint
-  std::vector<uint32_t> checkpoint;  // the value at 16 * i
+  int32_t step;
+  std::once_flag once{};
+  Built table{};
+  std::atomic<bool> ready{false};
 
   uint32_t at(size_t i) {
-    std::call_once(once, [this] {
-      offset = decompress<int8_t>(xz, size);
-      checkpoint.resize(kMantissas / 16);
-      uint32_t v = 0x3f800000u;
-      for (size_t j = 0; j < kMantissas; ++j) {
-        v += static_cast<uint32_t>(static_cast<int32_t>(offset[j]));
-        if (j % 16 == 0) checkpoint[j / 16] = v;
-        const int32_t from = static_cast<int32_t>(v - checkpoint[j / 16]);
-        if (from < INT8_MIN || from > INT8_MAX) std::abort();  // the build embedded a table ex2 cannot be
-        offset[j] = static_cast<int8_t>(from);
+    if (!ready.load(std::memory_order_acquire)) std::call_once(once, [this] { build(); });
+    const size_t p = i % kPerLine;
+    const Line& line = table.lines[i / kPerLine];
+    int32_t more = 0;  // entries 1..p of the line above step, less those below
+    for (size_t w = 0; w < 4 && 64 * w <= p; ++w) {
+      const size_t top = p - 64 * w;  // bits 0..top of word w count
+      const uint64_t mask = top >= 63 ? ~uint64_t{0} : (uint64_t{2} << top) - 1;
+      more += std::popcount(line.above[w] & mask) - std::popcount(line.below[w] & mask);
+    }
+    return table.checkpoint[i / kPerLine] + static_cast<uint32_t>(step * static_cast<int32_t>(p) + more);
+  }
+
+  void build() {
+    constexpr size_t kHugePage = size_t{2} << 20;
+    static_assert(kLines * sizeof(Line) % kHugePage == 0);
+    table.lines = static_cast<Line*>(std::aligned_alloc(kHugePage, kLines * sizeof(Line)));
+    if (!table.lines) std::abort();
+#if defined(__linux__)
+    madvise(table.lines, kLines * sizeof(Line), MADV_HUGEPAGE);  // advice only: 4 KiB pages work too
+#endif
+    std::memset(table.lines, 0, kLines * sizeof(Line));
+    table.checkpoint.resize(kLines);
+    const std::vector<int8_t> diff = decompress<int8_t>(xz, size);
+    uint32_t v = 0x3f800000u;
+    for (size_t j = 0; j < kMantissas; ++j) {
+      v += static_cast<uint32_t>(static_cast<int32_t>(diff[j]));
+      const size_t bit = j % kPerLine;
+      Line& line = table.lines[j / kPerLine];
+      if (bit == 0) {
+        table.checkpoint[j / kPerLine] = v;
+        continue;
       }
-    });
-    return checkpoint[i / 16] + static_cast<uint32_t>(static_cast<int32_t>(offset[i]));
+      const int32_t off = diff[j] - step;
+      if (off < -1 || off > 1) std::abort();  // the build embedded a table this layout cannot hold
+      if (off) (off > 0 ? line.above : line.below)[bit / 64] |= uint64_t{1} << (bit % 64);
+    }
+    ready.store(true, std::memory_order_release);
   }
 };
 
@@ -101,8 +144,8 @@ constexpr size_t kUpperMantissas = size_t{1} << 20;
 Table rcp64_e0{kSfu_rcp64_e0_delta, sizeof kSfu_rcp64_e0_delta, kUpperMantissas};
 Table rsqrt64_e[2] = {{kSfu_rsqrt64_e0_delta, sizeof kSfu_rsqrt64_e0_delta, kUpperMantissas},
                       {kSfu_rsqrt64_e1_delta, sizeof kSfu_rsqrt64_e1_delta, kUpperMantissas}};
-DiffTable ex2_pos{kSfu_ex2_pos_diff, sizeof kSfu_ex2_pos_diff, {}, {}, {}};
-DiffTable ex2_neg{kSfu_ex2_neg_diff, sizeof kSfu_ex2_neg_diff, {}, {}, {}};
+DiffTable ex2_pos{kSfu_ex2_pos_diff, sizeof kSfu_ex2_pos_diff, +1};  // ex2 of [0, 1): [1, 2)
+DiffTable ex2_neg{kSfu_ex2_neg_diff, sizeof kSfu_ex2_neg_diff, -1};  // ex2 of (-1, 0]: (1/2, 1]
 ValueTable lg2_one{kSfu_lg2_one_diff32, sizeof kSfu_lg2_one_diff32, 0u};             // lg2 of [1, 2)
 ValueTable lg2_half{kSfu_lg2_half_diff32, sizeof kSfu_lg2_half_diff32, 0xbf800000u};  // lg2 of [0.5, 1)
 
