@@ -16,34 +16,50 @@ namespace ptxvm::exec {
 template <typename Effect>
 class AsyncGroups {
 public:
-  // Lane `lane` issues `e` into its open (uncommitted) group.
-  void issue(int lane, const Effect& e) { pending_.push_back({committed_[lane], static_cast<uint8_t>(lane), e}); }
+  // Lane `lane` issues an effect into its open (uncommitted) group: `e`, or one filled in place.
+  void issue(int lane, const Effect& e) { issue(lane) = e; }
+  Effect& issue(int lane) {
+    return pending_.emplace_back(Pending{committed_[lane], static_cast<uint8_t>(lane), {}}).effect;
+  }
   // commit_group: each lane's open group becomes its newest committed one.
   void commit(uint32_t lanes) {
     for (; lanes; lanes &= lanes - 1) ++committed_[std::countr_zero(lanes)];
   }
   // wait_group N: every committed group of each lane but its N newest completes.
   void wait(uint32_t lanes, uint32_t newest_pending) {
+    Groups below{};
+    bool any = false;
     for (; lanes; lanes &= lanes - 1) {
       const int l = std::countr_zero(lanes);
-      if (committed_[l] > newest_pending) complete(1u << l, committed_[l] - newest_pending);
+      if (committed_[l] > newest_pending) below[l] = committed_[l] - newest_pending, any = true;
     }
+    if (any) complete(below);
   }
   // Every operation of the lanes, committed or not, completes (exit; wait_all after a commit).
-  void complete_all(uint32_t lanes) { complete(lanes, UINT32_MAX); }
+  void complete_all(uint32_t lanes) {
+    Groups below{};
+    for (; lanes; lanes &= lanes - 1) below[std::countr_zero(lanes)] = UINT32_MAX;
+    complete(below);
+  }
 
 private:
+  using Groups = std::array<uint32_t, 32>;  // per lane
   struct Pending {
     uint32_t group;  // the lane's committed-group count at issue: the group a later commit closes
     uint8_t lane;
     Effect effect;
   };
-  // Applies, in issue order, the effects of `lanes` whose group is below `group`.
-  void complete(uint32_t lanes, uint32_t group) {
+  // Applies, in issue order and in one pass, the effects of each lane l whose group is below
+  // below[l].
+  void complete(const Groups& below) {
     size_t kept = 0;
-    for (Pending& p : pending_) {
-      if (((lanes >> p.lane) & 1u) && p.group < group) p.effect.apply();
-      else pending_[kept++] = p;
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      Pending& p = pending_[i];
+      if (p.group < below[p.lane]) p.effect.apply();
+      else {
+        if (kept != i) pending_[kept] = p;
+        ++kept;
+      }
     }
     pending_.resize(kept);
   }

@@ -116,9 +116,7 @@ Warp::AsyncTicket Warp::async_open(const char* completion) {
   return {cta->cluster, cta->cluster->async->open(), completion};
 }
 
-void Warp::AsyncTicket::retire() const {
-  if (id) cluster->async->retire(id);
-}
+void Warp::AsyncTicket::retire_checked() const { cluster->async->retire(id); }
 
 void Warp::async_add(const AsyncTicket& t, int lane, Space space, uint64_t address, uint64_t size, bool source) {
   sanitize::AsyncShadow::Region r;

@@ -365,7 +365,10 @@ public:
     uint64_t id = 0;  // 0: the check is off
     const char* completion = nullptr;
     // The operation completes (call it before it moves its bytes).
-    void retire() const;
+    void retire() const {
+      if (id) retire_checked();
+    }
+    void retire_checked() const;
   };
   AsyncTicket async_issue(const char* completion) {
     return async_checked ? async_open(completion) : AsyncTicket{};

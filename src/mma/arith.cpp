@@ -709,53 +709,65 @@ template <unsigned L>
   x >>= reinterpret_cast<U32s>(d < 31 ? d : 31);  // x is below 2^27: 31 places leave 0
 }
 
+// tile_sums for rows i .. i + R - 1 and the L columns from j0: each vector of B read once for
+// the R rows.
+template <unsigned L, unsigned R, bool kChunked>
+[[gnu::always_inline]] inline void row_sums(TileOperands& t, unsigned i, unsigned j0, unsigned rows, unsigned cols,
+                                            unsigned k) {
+  PTXVM_LANE_TYPES(L);
+  const uint32_t* as[R];
+  const int32_t *an[R], *ag[R];
+  I32s e[R];
+  for (unsigned r = 0; r < R; ++r) {
+    as[r] = t.as.data() + size_t{i + r} * k, an[r] = t.an.data() + size_t{i + r} * k, ag[r] = t.ag.data() + size_t{i + r} * k;
+    std::memcpy(&e[r], &t.emax[size_t{i + r} * cols + j0], sizeof e[r]);
+  }
+  const uint32_t* bs_all = t.bs.data();
+  const int32_t *bn_all = t.bn.data(), *bg_all = t.bg.data();
+  I32s bn, bg;
+  U32s bs;
+  for (unsigned kk = 0; kk < k; ++kk) {
+    std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
+    for (unsigned r = 0; r < R; ++r) {
+      const I32s p = an[r][kk] + bn;
+      e[r] = p > e[r] ? p : e[r];
+    }
+  }
+  // The truncated terms of products from..to-1, added to s.
+  auto terms = [&](unsigned from, unsigned to, I32s (&s)[R]) __attribute__((always_inline)) {
+    for (unsigned r = 0; r < R; ++r) s[r] = I32s{};
+    for (unsigned kk = from; kk < to; ++kk) {
+      std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
+      std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
+      std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
+      for (unsigned r = 0; r < R; ++r) {
+        U32s product = as[r][kk] * bs;
+        shift_right<L>(product, e[r] - an[r][kk] - bn);  // e is the maximum: a count >= 0
+        const I32s v = reinterpret_cast<I32s>(product);
+        const I32s neg = ag[r][kk] ^ bg;
+        s[r] += (v ^ neg) - neg;
+      }
+    }
+  };
+  I32s s[R];
+  for (unsigned chunk = 0; chunk < (kChunked ? TileOperands::chunks(k) : 1); ++chunk) {
+    terms(chunk * kTileMaxK, kChunked ? std::min(k, (chunk + 1) * kTileMaxK) : k, s);
+    for (unsigned r = 0; r < R; ++r) std::memcpy(&t.sum[(size_t{chunk} * rows + i + r) * cols + j0], &s[r], sizeof s[r]);
+  }
+  for (unsigned r = 0; r < R; ++r) std::memcpy(&t.emax[size_t{i + r} * cols + j0], &e[r], sizeof e[r]);
+}
+
 // For every (i, j): emax, C's nominal on entry, becomes the block's alignment exponent; sum the
-// products' truncated terms in units of 2^(emax - 25), L columns at a time (a column block of B
-// stays in L1 while every row of A passes it).
+// products' truncated terms in units of 2^(emax - 25), L columns and four rows at a time (a
+// column block of B stays in L1 while every row of A passes it).
 template <unsigned L, bool kChunked>
 [[gnu::always_inline]] inline void tile_sums(TileOperands& t, unsigned rows, unsigned cols, unsigned k) {
-  PTXVM_LANE_TYPES(L);
-  const uint32_t *as_all = t.as.data(), *bs_all = t.bs.data();
-  const int32_t *an_all = t.an.data(), *ag_all = t.ag.data(), *bn_all = t.bn.data(), *bg_all = t.bg.data();
-  int32_t *emax = t.emax.data(), *sum = t.sum.data();
-  I32s e, bn, bg;
-  U32s bs;
-  for (unsigned j0 = 0; j0 < cols; j0 += L)
-    for (unsigned i = 0; i < rows; ++i) {
-      const uint32_t* as = as_all + size_t{i} * k;
-      const int32_t *an = an_all + size_t{i} * k, *ag = ag_all + size_t{i} * k;
-      std::memcpy(&e, &emax[size_t{i} * cols + j0], sizeof e);
-      for (unsigned kk = 0; kk < k; ++kk) {
-        std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
-        const I32s p = an[kk] + bn;
-        e = p > e ? p : e;
-      }
-      // The truncated terms of products from..to-1.
-      auto terms = [&](unsigned from, unsigned to) __attribute__((always_inline)) {
-        I32s s = {};
-        for (unsigned kk = from; kk < to; ++kk) {
-          std::memcpy(&bs, &bs_all[size_t{kk} * cols + j0], sizeof bs);
-          std::memcpy(&bn, &bn_all[size_t{kk} * cols + j0], sizeof bn);
-          std::memcpy(&bg, &bg_all[size_t{kk} * cols + j0], sizeof bg);
-          U32s product = as[kk] * bs;
-          shift_right<L>(product, e - an[kk] - bn);  // e is the maximum: a count >= 0
-          const I32s v = reinterpret_cast<I32s>(product);
-          const I32s neg = ag[kk] ^ bg;
-          s += (v ^ neg) - neg;
-        }
-        return s;
-      };
-      if constexpr (kChunked)
-        for (unsigned chunk = 0; chunk < TileOperands::chunks(k); ++chunk) {
-          const I32s s = terms(chunk * kTileMaxK, std::min(k, (chunk + 1) * kTileMaxK));
-          std::memcpy(&sum[(size_t{chunk} * rows + i) * cols + j0], &s, sizeof s);
-        }
-      else {
-        const I32s s = terms(0, k);
-        std::memcpy(&sum[size_t{i} * cols + j0], &s, sizeof s);
-      }
-      std::memcpy(&emax[size_t{i} * cols + j0], &e, sizeof e);
-    }
+  constexpr unsigned kRows = 4;
+  for (unsigned j0 = 0; j0 < cols; j0 += L) {
+    unsigned i = 0;
+    for (; i + kRows <= rows; i += kRows) row_sums<L, kRows, kChunked>(t, i, j0, rows, cols, k);
+    for (; i < rows; ++i) row_sums<L, 1, kChunked>(t, i, j0, rows, cols, k);
+  }
 }
 
 // d[0..L) for f32 results (toward zero) from the products' sums s (units of 2^(e - fraction_bits)),

@@ -76,15 +76,18 @@ void cp_async(Warp& w, const Op& op, uint32_t m) {
       w.undefined(l, "src-size " + std::to_string(from) + " is greater than cp-size " + std::to_string(size) +
                          " (undefined, PTX §9.7.9.25.3.1)");
     const uint64_t dst = w.address(op.args[0], l);
-    Copy copy{w.access(Space::Shared, dst, size, l), static_cast<uint8_t>(size), {},
-              w.async_issue("a cp.async.wait_group or wait_all of the issuing thread completes its cp.async-group")};
-    w.async_region(copy.ticket, l, Space::Shared, dst, size, false);
+    uint8_t* const to = w.access(Space::Shared, dst, size, l);
+    const uint8_t* source = nullptr;
     if (from) {
       const uint64_t src = w.address(op.args[1], l);
       if (src % size) w.access(Space::Global, src, size, l);  // reports the misaligned source
-      std::memcpy(copy.data, w.access(Space::Global, src, from, l, false), from);
+      source = w.access(Space::Global, src, from, l, false);
     }
-    g.issue(l, copy);
+    Copy& copy = g.issue(l);  // filled in place: every fault above is raised
+    copy.dst = to, copy.size = static_cast<uint8_t>(size);
+    copy.ticket = w.async_issue("a cp.async.wait_group or wait_all of the issuing thread completes its cp.async-group");
+    w.async_region(copy.ticket, l, Space::Shared, dst, size, false);
+    if (from) std::memcpy(copy.data, source, from);
   }
 }
 
