@@ -191,6 +191,9 @@ def cases():
     a, b = torch.randn(512, 512).half(), torch.randn(512, 512).half()
     c = torch.empty(512, 512).half()
     out["03 matmul 512^3 f16"] = lambda: matmul_kernel[(64,)](a, b, c, 512, 512, 512, BM=64, BN=64, BK=32, GROUP=8)
+    a8, b8 = a.to(torch.float8_e5m2), b.to(torch.float8_e5m2)  # the tutorial's fp8 check (cuda:90)
+    c8 = torch.empty(512, 512).half()
+    out["03 matmul 512^3 fp8"] = lambda: matmul_kernel[(64,)](a8, b8, c8, 512, 512, 512, BM=64, BN=64, BK=64, GROUP=8)
 
     d_in = torch.randn(10)
     d_out = torch.empty_like(d_in)
