@@ -287,6 +287,12 @@ def all_launches():
     r = Rng(6107)
     L.append(Launch("uniform_loads", wm, "uniform_loads", [3], [128],
                     [("in", "table", r.u32(16)), ("in", "in", r.u32(384)), ("out", "out", z(384, np.uint32))]))
+    r = Rng(6108)
+    L.append(Launch("named_barriers", wm, "named_barriers", [2], [128],
+                    [("in", "in", r.u32(128)), ("out", "out", z(3 * 128, np.uint32))]))
+    r = Rng(6109)
+    L.append(Launch("early_exit", wm, "early_exit", [2], [96],
+                    [("in", "in", r.u32(192)), ("out", "out", z(3 * 192, np.uint32))]))
 
     # --- Triton (two trailing null pointers: Triton's global and profile scratch) ---
     meta = _triton_meta()

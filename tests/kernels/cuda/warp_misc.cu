@@ -1,6 +1,7 @@
 // Warp and block primitives the other kernels do not reach, each writing what it saw:
 // match.sync (§9.7.13.10), activemask (§9.7.13.11), barrier.red (§9.7.13.1), alloca (§9.7.17.3),
-// a data-dependent 16-way switch, brx.idx (§9.7.12.4), ldu (§9.7.9.10).
+// a data-dependent 16-way switch, brx.idx (§9.7.12.4), ldu (§9.7.9.10), named barriers
+// (barrier.arrive), exit (§9.7.12.7).
 #include <alloca.h>
 #include <cstdint>
 
@@ -137,4 +138,38 @@ extern "C" __global__ void indexed_branches(const uint32_t* in, uint32_t* out) {
   uint32_t x = in[i];
   for (int k = 0; k < 5; ++k) x = jump(x >> (2 * k + 1), x) + k;
   out[i] = x;
+}
+
+// Named barriers between warps (barrier.arrive / barrier.sync without .aligned, §9.7.13.1: the
+// .aligned forms, bar.arrive and bar.sync, ask every thread of the CTA to run the same
+// instruction): warps 0-1 produce a stage of shared memory and arrive, warps 2-3 wait on the same
+// barrier (128 threads) and read it; each of three rounds on a barrier of its own.
+extern "C" __global__ void named_barriers(const uint32_t* in, uint32_t* out) {
+  __shared__ uint32_t stage[3][64];
+  const unsigned t = threadIdx.x, base = blockIdx.x * 64;
+  for (unsigned round = 0; round < 3; ++round) {
+    if (t < 64) {
+      stage[round][t] = in[base + t] * (round + 3) + round;
+      if (round == 0) asm volatile("barrier.arrive 1, 128;" ::: "memory");
+      if (round == 1) asm volatile("barrier.arrive 2, 128;" ::: "memory");
+      if (round == 2) asm volatile("barrier.arrive 3, 128;" ::: "memory");
+    } else {
+      if (round == 0) asm volatile("barrier.sync 1, 128;" ::: "memory");
+      if (round == 1) asm volatile("barrier.sync 2, 128;" ::: "memory");
+      if (round == 2) asm volatile("barrier.sync 3, 128;" ::: "memory");
+      out[(base + t - 64) * 3 + round] = stage[round][(t - 64 + 17 * round) % 64] ^ t;
+    }
+  }
+}
+
+// exit (§9.7.12.7) in divergent code: lanes holding an odd value leave after their first store;
+// the others see the warp without them (activemask) and reduce over it (redux.sync).
+extern "C" __global__ void early_exit(const uint32_t* in, uint32_t* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t v = in[i];
+  out[3 * i] = v;
+  if (v & 1) asm volatile("exit;");
+  const unsigned live = __activemask();
+  out[3 * i + 1] = live;
+  out[3 * i + 2] = __reduce_add_sync(live, v >> 1);
 }
