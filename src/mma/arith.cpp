@@ -637,17 +637,19 @@ template <const Format& F> constexpr bool inf_or_nan(uint64_t bits) {
   return ((bits >> (F.pad_bits + F.man_bits)) & top) == top;
 }
 
-// L int32, uint32, uint64 or double lanes (the GCC/Clang vector extension): the tile path steps
+// L int32, uint32, float, uint64 or double lanes (the GCC/Clang vector extension): the tile path steps
 // through 16 columns at a time, or 8 where the tile's shape is a multiple of 8 only (an AVX-512
 // register holds 16 int32, an AVX2 register 8).
 template <unsigned L> struct Lanes;
 template <> struct Lanes<8> {
+  using F32 = float __attribute__((vector_size(32)));
   using I32 = int32_t __attribute__((vector_size(32)));
   using U32 = uint32_t __attribute__((vector_size(32)));
   using U64 = uint64_t __attribute__((vector_size(64)));
   using F64 = double __attribute__((vector_size(64)));
 };
 template <> struct Lanes<16> {
+  using F32 = float __attribute__((vector_size(64)));
   using I32 = int32_t __attribute__((vector_size(64)));
   using U32 = uint32_t __attribute__((vector_size(64)));
   using U64 = uint64_t __attribute__((vector_size(128)));
@@ -801,17 +803,18 @@ template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = ty
   slow = overflow | (mag <= 0) | (biased < 1) | (biased > 254) | (e <= kZeroNominal / 2);
 }
 
-// D from a tile whose A and B are decoded into t (A and B finite) and C in FC, L columns at a
-// time: C's nominal exponents start each emax, an Inf or NaN C is the result.
-template <const Format& FC, unsigned L, bool kChunked>
+// D from a tile with C in FC, L columns at a time: C's nominal exponents start each emax (an Inf
+// or NaN C is the result), then sums(t) turns them into the blocks' alignments and sums their
+// terms (tile_sums for A and B decoded into t, A and B finite).
+template <const Format& FC, unsigned L, bool kChunked, typename Sums>
 [[gnu::always_inline]] inline void tile_from_operands(const FloatClass& cls, int fraction_bits, int precision,
                                                       TileOperands& t, unsigned rows, unsigned cols,
-                                                      const uint64_t* c, uint64_t* d) {
+                                                      const uint64_t* c, uint64_t* d, Sums sums) {
   PTXVM_LANE_TYPES(L);
   const unsigned k = cls.k, n = rows * cols, chunks = kChunked ? TileOperands::chunks(k) : 1;
   const bool c_finite = decode_fields<FC, L>(c, n, 0, t.cs.data(), t.cn.data(), t.cg.data());
   for (unsigned i = 0; i < n; ++i) t.emax[i] = c_finite || !inf_or_nan<FC>(c[i]) ? t.cn[i] : kZeroNominal;
-  tile_sums<L, kChunked>(t, rows, cols, k);
+  sums(t);
   const int32_t *emax = t.emax.data(), *sum = t.sum.data();
   const Format& out = format_of(cls.d);
   const Round r = cls.d == Type::F32 ? Round::RZ : Round::RN;
@@ -873,7 +876,8 @@ template <const Format& FA, const Format& FC, unsigned L>
   if (!decode_fields<FA, L>(a, rows * k, 0, t.as.data(), t.an.data(), t.ag.data()) ||
       !decode_fields<FA, L>(b, k * cols, shift, t.bs.data(), t.bn.data(), t.bg.data()))
     return false;
-  tile_from_operands<FC, L, false>(cls, kHmmaFractionBits, 0, t, rows, cols, c, d);
+  tile_from_operands<FC, L, false>(cls, kHmmaFractionBits, 0, t, rows, cols, c, d,
+                                   [&](TileOperands& u) { tile_sums<L, false>(u, rows, cols, k); });
   return true;
 }
 
@@ -942,14 +946,106 @@ bool narrow_tile(const FloatClass& cls, int fraction_bits, int precision, unsign
                      [&](size_t i) { return exponent(sb, i % cols * blocks + i / cols / per); }, t.bs.data(),
                      t.bn.data(), t.bg.data()))
     return false;
+  auto sums16 = [&](TileOperands& u) { tile_sums<16, true>(u, rows, cols, k); };
+  auto sums8 = [&](TileOperands& u) { tile_sums<8, true>(u, rows, cols, k); };
   const bool wide = cols % 16 == 0;
   if (cls.c == Type::F32) {
-    if (wide) tile_from_operands<numeric::kF32, 16, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
-    else tile_from_operands<numeric::kF32, 8, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
+    if (wide) tile_from_operands<numeric::kF32, 16, true>(cls, fraction_bits, precision, t, rows, cols, c, d, sums16);
+    else tile_from_operands<numeric::kF32, 8, true>(cls, fraction_bits, precision, t, rows, cols, c, d, sums8);
   } else {
-    if (wide) tile_from_operands<numeric::kF16, 16, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
-    else tile_from_operands<numeric::kF16, 8, true>(cls, fraction_bits, precision, t, rows, cols, c, d);
+    if (wide) tile_from_operands<numeric::kF16, 16, true>(cls, fraction_bits, precision, t, rows, cols, c, d, sums16);
+    else tile_from_operands<numeric::kF16, 8, true>(cls, fraction_bits, precision, t, rows, cols, c, d, sums8);
   }
+  return true;
+}
+
+// fp4_tile's sums, L columns at a time: per k-block of per (16 or more) products, 16 at a time,
+// the e2m1 products summed exactly as integers (av, bv: twice each element, so a product is in
+// quarters), times the scale pair's significands (sm, sn: row i's and column j's, per block) at
+// their exponents' sum (em, en), form one term of nominal exponent msb + exponent.
+template <unsigned L>
+[[gnu::always_inline]] inline void fp4_sums(TileOperands& t, unsigned rows, unsigned cols, unsigned k, unsigned blocks,
+                                            const int32_t* av, const int32_t* bv, const int32_t* sm,
+                                            const int32_t* em, const int32_t* sn, const int32_t* en) {
+  PTXVM_LANE_TYPES(L);
+  using F32s = typename Lanes<L>::F32;
+  const unsigned per = k / blocks, terms = k / kSm100Fp4Block;
+  I32s mag[kMaxK / kSm100Fp4Block], nom[kMaxK / kSm100Fp4Block], msb[kMaxK / kSm100Fp4Block],
+      neg[kMaxK / kSm100Fp4Block];
+  for (unsigned j0 = 0; j0 < cols; j0 += L)
+    for (unsigned i = 0; i < rows; ++i) {
+      I32s e, bvec;
+      std::memcpy(&e, &t.emax[size_t{i} * cols + j0], sizeof e);
+      for (unsigned u = 0; u < terms; ++u) {
+        I32s sum = {};
+        for (unsigned kk = u * kSm100Fp4Block; kk < (u + 1) * kSm100Fp4Block; ++kk) {
+          std::memcpy(&bvec, &bv[size_t{kk} * cols + j0], sizeof bvec);
+          sum += av[size_t{i} * k + kk] * bvec;
+        }
+        const unsigned block = u * kSm100Fp4Block / per;
+        I32s s_sig, s_exp;
+        std::memcpy(&s_sig, &sn[size_t{block} * cols + j0], sizeof s_sig);
+        std::memcpy(&s_exp, &en[size_t{block} * cols + j0], sizeof s_exp);
+        neg[u] = sum >> 31;
+        mag[u] = ((sum ^ neg[u]) - neg[u]) * (s_sig * sm[size_t{i} * blocks + block]);  // below 2^20
+        const F32s f = __builtin_convertvector(mag[u], F32s);  // exact: the leading bit is the exponent
+        msb[u] = (reinterpret_cast<I32s>(f) >> 23) - 127;
+        nom[u] = mag[u] != 0 ? msb[u] + s_exp + em[size_t{i} * blocks + block] - 2 : kZeroNominal;
+        e = nom[u] > e ? nom[u] : e;
+      }
+      I32s s = {};
+      for (unsigned u = 0; u < terms; ++u) {  // (mag << (25 - msb)) >> (e - nom): truncated at e - 25
+        U32s v = reinterpret_cast<U32s>(mag[u]) << reinterpret_cast<U32s>(mag[u] != 0 ? kHmmaFractionBits - msb[u] : 0);
+        shift_right<L>(v, e - nom[u]);
+        s += (reinterpret_cast<I32s>(v) ^ neg[u]) - neg[u];
+      }
+      std::memcpy(&t.emax[size_t{i} * cols + j0], &e, sizeof e);
+      std::memcpy(&t.sum[size_t{i} * cols + j0], &s, sizeof s);
+    }
+}
+
+// tcgen05's .kind::mxf4 and .kind::mxf4nvf4 on the tile path (sm100_scaled's arithmetic for
+// blocks of kSm100Fp4Block e2m1 products): sa[i * blocks + u] and sb[j * blocks + u] the factors
+// of row i and column j for k-block u. False, computing nothing, for shapes or C types the path
+// lacks and tiles with a NaN factor.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+bool fp4_tile(const FloatClass& cls, Type scale, unsigned rows, unsigned cols, unsigned blocks, const uint64_t* a,
+              const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c, uint64_t* d) {
+  const unsigned k = cls.k;
+  if (cls.a != Type::E2M1 || cls.b != Type::E2M1 || cls.c != Type::F32 || cls.c_scale || k > kMaxK ||
+      k % kSm100Fp4Block || k % blocks || (k / blocks) % kSm100Fp4Block || cols % 8)
+    return false;
+  // Twice an e2m1 value (0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives): an integer.
+  static constexpr int32_t kTwice[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+  thread_local std::vector<int32_t> av, bv, sm, em, sn, en;
+  av.resize(size_t{rows} * k), bv.resize(size_t{k} * cols);
+  sm.resize(size_t{rows} * blocks), em.resize(sm.size()), sn.resize(size_t{blocks} * cols), en.resize(sn.size());
+  for (size_t x = 0; x < av.size(); ++x) av[x] = kTwice[a[x] & 15];
+  for (size_t x = 0; x < bv.size(); ++x) bv[x] = kTwice[b[x] & 15];
+  const uint64_t scale_mask = scale == Type::UE4M3 ? 0x7f : 0xff;  // ue4m3: its low 7 bits
+  auto factor = [&](uint8_t bits, int32_t& sig, int32_t& exp) {
+    const Term f = decode(scale, bits & scale_mask);
+    if (f.cls == Class::NaN) return false;
+    sig = f.cls == Class::Zero ? 0 : static_cast<int32_t>(f.sig), exp = f.exp;  // a zero factor: no term
+    return true;
+  };
+  for (size_t x = 0; x < sm.size(); ++x)
+    if (!factor(sa[x], sm[x], em[x])) return false;
+  for (unsigned j = 0; j < cols; ++j)  // sn, en: per block, the columns contiguous
+    for (unsigned u = 0; u < blocks; ++u)
+      if (!factor(sb[size_t{j} * blocks + u], sn[size_t{u} * cols + j], en[size_t{u} * cols + j])) return false;
+  thread_local TileOperands t;
+  t.resize(rows, cols, k);
+  if (cols % 16 == 0)
+    tile_from_operands<numeric::kF32, 16, false>(cls, kHmmaFractionBits, 0, t, rows, cols, c, d, [&](TileOperands& u) {
+      fp4_sums<16>(u, rows, cols, k, blocks, av.data(), bv.data(), sm.data(), em.data(), sn.data(), en.data());
+    });
+  else
+    tile_from_operands<numeric::kF32, 8, false>(cls, kHmmaFractionBits, 0, t, rows, cols, c, d, [&](TileOperands& u) {
+      fp4_sums<8>(u, rows, cols, k, blocks, av.data(), bv.data(), sm.data(), em.data(), sn.data(), en.data());
+    });
   return true;
 }
 
@@ -993,6 +1089,7 @@ void gemm_scaled(Model m, const FloatClass& cls, Type scale, unsigned rows, unsi
   if (m == Model::Sm90 && cls.tcgen05 &&
       ((!cls.mxf4 && scale == Type::UE8M0 &&
         narrow_tile(cls, kHmmaFractionBits, 0, rows, cols, blocks, a, b, sa, sb, c, d)) ||
+       (cls.mxf4 && fp4_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d)) ||
        sm100_scaled_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d)))
     return;
   const unsigned k = cls.k, per = k / blocks;
