@@ -293,6 +293,10 @@ def all_launches():
     r = Rng(6109)
     L.append(Launch("early_exit", wm, "early_exit", [2], [96],
                     [("in", "in", r.u32(192)), ("out", "out", z(3 * 192, np.uint32))]))
+    r = Rng(6110)
+    L.append(Launch("last_block_sum", wm, "last_block_sum", [6], [128],
+                    [("in", "in", r.u32(768) % 100000), ("out", "partial", z(6, np.uint32)),
+                     ("out", "count", z(1, np.uint32)), ("out", "total", z(1, np.uint32))]))
 
     # --- Triton (two trailing null pointers: Triton's global and profile scratch) ---
     meta = _triton_meta()

@@ -1,7 +1,7 @@
 // Warp and block primitives the other kernels do not reach, each writing what it saw:
 // match.sync (§9.7.13.10), activemask (§9.7.13.11), barrier.red (§9.7.13.1), alloca (§9.7.17.3),
 // a data-dependent 16-way switch, brx.idx (§9.7.12.4), ldu (§9.7.9.10), named barriers
-// (barrier.arrive), exit (§9.7.12.7).
+// (barrier.arrive), exit (§9.7.12.7), fences with cp.async.wait_all and griddepcontrol.
 #include <alloca.h>
 #include <cstdint>
 
@@ -172,4 +172,39 @@ extern "C" __global__ void early_exit(const uint32_t* in, uint32_t* out) {
   const unsigned live = __activemask();
   out[3 * i + 1] = live;
   out[3 * i + 2] = __reduce_add_sync(live, v >> 1);
+}
+
+// The CUDA samples' threadFenceReduction pattern: each block stages its inputs into shared memory
+// with cp.async (waited for with cp.async.wait_all, §9.7.9.25.3.3), writes a partial sum, fences
+// (__threadfence: membar.gl, then fence.acq_rel.gpu; membar.cta after the staging, §9.7.13.4) and
+// counts itself in;
+// the last block to arrive adds the partials. griddepcontrol (§9.7.13.13) brackets the kernel as
+// a programmatic dependent launch would.
+extern "C" __global__ void last_block_sum(const uint32_t* in, uint32_t* partial, uint32_t* count, uint32_t* total) {
+  __shared__ uint32_t staged[128];
+  __shared__ bool last;
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  const unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(&staged[t]));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(in + i) : "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  asm volatile("membar.cta;" ::: "memory");
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) staged[t] += staged[t + s] * (s & 1 ? 3 : 1);
+    __syncthreads();
+  }
+  if (t == 0) {
+    partial[blockIdx.x] = staged[0];
+    __threadfence();
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    last = atomicInc(count, gridDim.x) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && t == 0) {
+    uint32_t sum = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) sum = sum * 7 + static_cast<volatile uint32_t*>(partial)[b];
+    *total = sum;
+  }
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
