@@ -515,95 +515,6 @@ uint64_t sm100_scaled(const FloatClass& cls, Type scale, const uint64_t* a, cons
   return hmma_block(ps, ct, 1 - format_of(cls.c).bias, out, Round::RZ, kHmmaFractionBits);
 }
 
-// sm100_scaled over a tile whose operands and factors are all finite (no NaN or Inf in A, B or the
-// factors): each operand decoded once into a signed integer significand and exponents, each
-// element's terms formed and summed as sm100_scaled forms them. False, computing nothing, when
-// something in the tile is not finite.
-struct ScaledElement {
-  int64_t sig;  // signed; 0 for a zero
-  int exp;      // the value is sig * 2^exp
-  int nominal;  // hmma_input_emin's nominal exponent (block == 1)
-};
-
-bool decode_scaled(Type t, int emin, const uint64_t* bits, size_t n, size_t stride, ScaledElement* out) {
-  for (size_t i = 0; i < n; ++i) {
-    const Term x = decode_for_hmma(t, bits[i * stride], emin);
-    if (x.cls == Class::NaN || x.cls == Class::Inf) return false;
-    const bool zero = x.cls == Class::Zero;
-    out[i] = {zero ? 0 : (x.negative ? -static_cast<int64_t>(x.sig) : static_cast<int64_t>(x.sig)), x.exp,
-              zero ? 0 : x.nominal};
-  }
-  return true;
-}
-
-bool sm100_scaled_tile(const FloatClass& cls, Type scale, unsigned rows, unsigned cols, unsigned blocks,
-                       const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c,
-                       uint64_t* d) {
-  const unsigned k = cls.k, block = cls.mxf4 ? kSm100Fp4Block : 1, per = k / blocks;
-  if (k > kMaxK || k % blocks || per % block) return false;
-  thread_local std::vector<ScaledElement> at, bt;
-  thread_local std::vector<Term> sat, sbt;
-  at.resize(size_t{rows} * k), bt.resize(size_t{cols} * k);
-  sat.resize(size_t{rows} * blocks), sbt.resize(size_t{cols} * blocks);
-  const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
-  if (!decode_scaled(cls.a, emin_a, a, at.size(), 1, at.data())) return false;
-  for (unsigned j = 0; j < cols; ++j)  // bt: column-major, each column's k elements contiguous
-    if (!decode_scaled(cls.b, emin_b, b + j, k, cols, &bt[size_t{j} * k])) return false;
-  const uint64_t scale_mask = scale == Type::UE4M3 ? 0x7f : 0xff;  // ue4m3: its low 7 bits
-  auto factors = [&](const uint8_t* bits, std::vector<Term>& out) {
-    for (size_t i = 0; i < out.size(); ++i) {
-      out[i] = decode(scale, bits[i] & scale_mask);
-      if (out[i].cls == Class::NaN) return false;
-    }
-    return true;
-  };
-  if (!factors(sa, sat) || !factors(sb, sbt)) return false;
-  const Format& out = format_of(cls.d);
-  const int acc_emin = 1 - format_of(cls.c).bias;
-  Products ps;
-  for (unsigned i = 0; i < rows; ++i)
-    for (unsigned j = 0; j < cols; ++j) {
-      const size_t at_d = size_t{i} * cols + j;
-      const Term ct = decode_c(cls, c[at_d]);
-      if (ct.cls == Class::NaN || ct.cls == Class::Inf) {  // the result is C's: the element path says how
-        std::vector<uint64_t> col(k);
-        std::vector<uint8_t> fa(k), fb(k);
-        for (unsigned kk = 0; kk < k; ++kk)
-          col[kk] = b[size_t{kk} * cols + j], fa[kk] = sa[size_t{i} * blocks + kk / per],
-          fb[kk] = sb[size_t{j} * blocks + kk / per];
-        d[at_d] = sm100_scaled(cls, scale, a + size_t{i} * k, col.data(), fa.data(), fb.data(), c[at_d]);
-        continue;
-      }
-      const ScaledElement *x = &at[size_t{i} * k], *y = &bt[size_t{j} * k];
-      ps.n = 0;
-      for (unsigned u = 0; u < blocks; ++u) {
-        const Term s = scaled(sat[size_t{i} * blocks + u], sbt[size_t{j} * blocks + u]);
-        if (s.cls != Class::Normal && s.cls != Class::Subnormal) continue;  // a zero factor: no term
-        const int s_nominal = nominal(s.sig, s.exp, INT_MIN);
-        for (unsigned k0 = u * per; k0 < (u + 1) * per; k0 += block) {
-          if (block == 1) {
-            const int64_t p = x[k0].sig * y[k0].sig;
-            if (p == 0) continue;
-            ps.push_back(Product{p < 0, static_cast<uint64_t>(p < 0 ? -p : p) * s.sig, x[k0].exp + y[k0].exp + s.exp,
-                                 x[k0].nominal + y[k0].nominal + s_nominal});
-            continue;
-          }
-          // A block of e2m1 products summed exactly: each value is an integer number of halves
-          // (exp >= -1), so the sum is exact in quarters.
-          int64_t sum = 0;
-          for (unsigned kk = k0; kk < k0 + block; ++kk)
-            sum += (x[kk].sig << (x[kk].exp + 1)) * (y[kk].sig << (y[kk].exp + 1));
-          if (sum == 0) continue;
-          const uint64_t magnitude = static_cast<uint64_t>(sum < 0 ? -sum : sum) * s.sig;
-          const int exp = s.exp - 2;
-          ps.push_back(Product{sum < 0, magnitude, exp, nominal(magnitude, exp, INT_MIN)});
-        }
-      }
-      d[at_d] = hmma_block(ps, ct, acc_emin, out, Round::RZ, kHmmaFractionBits);
-    }
-  return true;
-}
-
 // ---- hmma_tile: the common case of gemm, one HMMA block per element (the whole K) ----------
 // The arithmetic of hmma_block in 32-bit integers, vectorised over the columns of D. An input
 // element (f16, tf32: m = 10 fraction bits; bf16: m = 7) is sig * 2^(n - m), n its nominal
@@ -1089,8 +1000,7 @@ void gemm_scaled(Model m, const FloatClass& cls, Type scale, unsigned rows, unsi
   if (m == Model::Sm90 && cls.tcgen05 &&
       ((!cls.mxf4 && scale == Type::UE8M0 &&
         narrow_tile(cls, kHmmaFractionBits, 0, rows, cols, blocks, a, b, sa, sb, c, d)) ||
-       (cls.mxf4 && fp4_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d)) ||
-       sm100_scaled_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d)))
+       (cls.mxf4 && fp4_tile(cls, scale, rows, cols, blocks, a, b, sa, sb, c, d))))
     return;
   const unsigned k = cls.k, per = k / blocks;
   thread_local std::vector<uint64_t> col;

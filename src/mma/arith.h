@@ -58,7 +58,8 @@ uint64_t dot_scaled(Model m, const FloatClass& cls, Type scale, const uint64_t* 
 // dot_scaled for a whole tile, as gemm lays it out: a (rows x k), b (k x cols), c and d (rows x
 // cols); the k products fall into `blocks` equal k-blocks, sa[i * blocks + t] the factor of row i
 // of A for block t and sb[j * blocks + t] that of column j of B. The same bits as dot_scaled per
-// element, with every operand decoded once.
+// element: tcgen05's kinds on the vector tile where the columns come in eights, element by
+// element otherwise.
 void gemm_scaled(Model m, const FloatClass& cls, Type scale, unsigned rows, unsigned cols, unsigned blocks,
                  const uint64_t* a, const uint64_t* b, const uint8_t* sa, const uint8_t* sb, const uint64_t* c,
                  uint64_t* d);
