@@ -63,49 +63,46 @@ struct DiffTable {
   struct alignas(64) Line {
     uint64_t above[4], below[4];  // bit j of the line: entry j differs from entry j - 1 by step +1, -1
   };
-  struct Built {
-    std::vector<uint32_t> checkpoint;  // entry kPerLine * i
-    Line* lines;                       // kLines, never freed (the tables live as long as the process)
-  };
 
   const unsigned char* xz;
   size_t size;
   int32_t step;
   std::once_flag once{};
-  Built table{};
-  std::atomic<bool> ready{false};
+  std::atomic<bool> ready{false};      // checkpoint and lines are built
+  std::vector<uint32_t> checkpoint{};  // entry kPerLine * i
+  Line* lines = nullptr;               // kLines, never freed (the tables live as long as the process)
 
   uint32_t at(size_t i) {
     if (!ready.load(std::memory_order_acquire)) std::call_once(once, [this] { build(); });
     const size_t p = i % kPerLine;
-    const Line& line = table.lines[i / kPerLine];
+    const Line& line = lines[i / kPerLine];
     int32_t more = 0;  // entries 1..p of the line above step, less those below
     for (size_t w = 0; w < 4 && 64 * w <= p; ++w) {
       const size_t top = p - 64 * w;  // bits 0..top of word w count
       const uint64_t mask = top >= 63 ? ~uint64_t{0} : (uint64_t{2} << top) - 1;
       more += std::popcount(line.above[w] & mask) - std::popcount(line.below[w] & mask);
     }
-    return table.checkpoint[i / kPerLine] + static_cast<uint32_t>(step * static_cast<int32_t>(p) + more);
+    return checkpoint[i / kPerLine] + static_cast<uint32_t>(step * static_cast<int32_t>(p) + more);
   }
 
   void build() {
     constexpr size_t kHugePage = size_t{2} << 20;
     static_assert(kLines * sizeof(Line) % kHugePage == 0);
-    table.lines = static_cast<Line*>(std::aligned_alloc(kHugePage, kLines * sizeof(Line)));
-    if (!table.lines) std::abort();
+    lines = static_cast<Line*>(std::aligned_alloc(kHugePage, kLines * sizeof(Line)));
+    if (!lines) std::abort();
 #if defined(__linux__)
-    madvise(table.lines, kLines * sizeof(Line), MADV_HUGEPAGE);  // advice only: 4 KiB pages work too
+    madvise(lines, kLines * sizeof(Line), MADV_HUGEPAGE);  // advice only: 4 KiB pages work too
 #endif
-    std::memset(table.lines, 0, kLines * sizeof(Line));
-    table.checkpoint.resize(kLines);
+    std::memset(lines, 0, kLines * sizeof(Line));
+    checkpoint.resize(kLines);
     const std::vector<int8_t> diff = decompress<int8_t>(xz, size);
     uint32_t v = 0x3f800000u;
     for (size_t j = 0; j < kMantissas; ++j) {
       v += static_cast<uint32_t>(static_cast<int32_t>(diff[j]));
       const size_t bit = j % kPerLine;
-      Line& line = table.lines[j / kPerLine];
+      Line& line = lines[j / kPerLine];
       if (bit == 0) {
-        table.checkpoint[j / kPerLine] = v;
+        checkpoint[j / kPerLine] = v;
         continue;
       }
       const int32_t off = diff[j] - step;
