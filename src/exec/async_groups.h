@@ -19,7 +19,10 @@ public:
   // Lane `lane` issues an effect into its open (uncommitted) group: `e`, or one filled in place.
   void issue(int lane, const Effect& e) { issue(lane) = e; }
   Effect& issue(int lane) {
-    return pending_.emplace_back(Pending{committed_[lane], static_cast<uint8_t>(lane), {}}).effect;
+    Pending& p = pending_.emplace_back();  // in place: a temporary copied in stalls its store forwarding
+    p.group = committed_[lane];
+    p.lane = static_cast<uint8_t>(lane);
+    return p.effect;
   }
   // commit_group: each lane's open group becomes its newest committed one.
   void commit(uint32_t lanes) {
@@ -45,8 +48,8 @@ public:
 private:
   using Groups = std::array<uint32_t, 32>;  // per lane
   struct Pending {
-    uint32_t group;  // the lane's committed-group count at issue: the group a later commit closes
-    uint8_t lane;
+    uint32_t group = 0;  // the lane's committed-group count at issue: the group a later commit closes
+    uint8_t lane = 0;
     Effect effect;
   };
   // Applies, in issue order and in one pass, the effects of each lane l whose group is below

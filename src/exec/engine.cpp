@@ -19,6 +19,8 @@ namespace {
 constexpr uint32_t kGroupStreak = 4096;
 // Ops a warp runs before the next warp of its CTA gets a turn.
 constexpr uint32_t kWarpSlice = 2048;
+// Rounds a resident cluster runs in a row while it moves, before the next cluster's turn.
+constexpr unsigned kClusterTurns = 256;
 // CTAs each host thread keeps resident and interleaves (an SM holds up to 32 on sm_90), as
 // far as their registers and memory fit in kResidentBytes.
 constexpr size_t kResidentCtas = 16;
@@ -49,6 +51,9 @@ public:
   }
 
   static bool done(const Warp& w) { return (w.alive & ~w.exited) == 0; }
+
+  // Whether a warp ran a whole slice in the last round (rather than parking, waiting or exiting).
+  bool sliced = false;
 
 private:
   // The lanes that may run: alive, not exited, not parked by a unit or at a .sync op.
@@ -134,6 +139,7 @@ private:
       if (step_limit && w.steps > step_limit) step_limit_exceeded();
       if (done(w)) return true;
     }
+    sliced = true;
     return progressed;
   }
 
@@ -741,21 +747,32 @@ std::optional<FaultReport> run(Launch& launch) {
         // deadlock, since what a cluster's threads wait for only its threads can do.
         Resident& r = *resident[c];
         bool moved = false, finished = true;
-        for (auto& cta : r.ctas) {
-          if (cta->finished) continue;
-          CtaRunner runner(launch, *cta, stop);
-          try {
-            switch (runner.round()) {
-            case CtaRunner::Round::Done: cta->finished = moved = true; break;
-            case CtaRunner::Round::Progress: moved = true, finished = false; break;
-            case CtaRunner::Round::Stuck: finished = false; break;
+        // Up to kClusterTurns rounds in a row while its warps move and then park (at barriers,
+        // units), so that its registers and shared memory stay in the host's caches; a round in
+        // which a warp ran a whole slice (a long computation, or a spin on a flag that another
+        // cluster sets) ends its turn.
+        for (unsigned turn = 0; turn < kClusterTurns; ++turn) {
+          bool moved_now = false, sliced = false;
+          finished = true;
+          for (auto& cta : r.ctas) {
+            if (cta->finished) continue;
+            CtaRunner runner(launch, *cta, stop);
+            try {
+              switch (runner.round()) {
+              case CtaRunner::Round::Done: cta->finished = moved_now = true; break;
+              case CtaRunner::Round::Progress: moved_now = true, finished = false; break;
+              case CtaRunner::Round::Stuck: finished = false; break;
+              }
+              sliced |= runner.sliced;
+            } catch (const Stop&) {
+              return;
+            } catch (const mem::GuestFault& f) {
+              record_fault(f, *cta, runner.running);
+              return;
             }
-          } catch (const Stop&) {
-            return;
-          } catch (const mem::GuestFault& f) {
-            record_fault(f, *cta, runner.running);
-            return;
           }
+          moved |= moved_now;
+          if (finished || !moved_now || sliced) break;
         }
         if (finished) {
           if (launch.ctas_done) launch.ctas_done->fetch_add(r.ctas.size(), std::memory_order_relaxed);

@@ -29,6 +29,16 @@ using mem::Space;
 // op.aux: cp-size, and where the optional src-size or ignore-src operand is (0: absent).
 constexpr uint64_t kSizeMask = 0xff, kSourceArgShift = 8;
 
+// n of at most 16 bytes; the cp-sizes 16, 8 and 4 as fixed-size copies, which compile inline.
+void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t n) {
+  switch (n) {
+  case 16: std::memcpy(to, from, 16); break;
+  case 8: std::memcpy(to, from, 8); break;
+  case 4: std::memcpy(to, from, 4); break;
+  default: std::memcpy(to, from, n);
+  }
+}
+
 // One copy in flight: its source bytes, read at issue, and where they land.
 struct Copy {
   uint8_t* dst;
@@ -37,7 +47,7 @@ struct Copy {
   Warp::AsyncTicket ticket;  // the async check's
   void apply() const {
     ticket.retire();
-    std::memcpy(dst, data, size);
+    copy_bytes(dst, data, size);
   }
 };
 
@@ -80,14 +90,14 @@ void cp_async(Warp& w, const Op& op, uint32_t m) {
     const uint8_t* source = nullptr;
     if (from) {
       const uint64_t src = w.address(op.args[1], l);
-      if (src % size) w.access(Space::Global, src, size, l);  // reports the misaligned source
+      if (src & (size - 1)) w.access(Space::Global, src, size, l);  // reports the misaligned source (size 4, 8, 16)
       source = w.access(Space::Global, src, from, l, false);
     }
     Copy& copy = g.issue(l);  // filled in place: every fault above is raised
     copy.dst = to, copy.size = static_cast<uint8_t>(size);
     copy.ticket = w.async_issue("a cp.async.wait_group or wait_all of the issuing thread completes its cp.async-group");
     w.async_region(copy.ticket, l, Space::Shared, dst, size, false);
-    if (from) std::memcpy(copy.data, source, from);
+    if (from) copy_bytes(copy.data, source, from);
   }
 }
 
