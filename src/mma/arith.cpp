@@ -622,6 +622,19 @@ template <unsigned L>
   x >>= reinterpret_cast<U32s>(d < 31 ? d : 31);  // x is below 2^27: 31 places leave 0
 }
 
+// Whether any lane of x is not 0.
+template <typename V> [[gnu::always_inline]] inline bool any_lane(const V& x) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) return _mm512_test_epi32_mask(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(x));
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) return !_mm256_testz_si256(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(x));
+#endif
+  uint64_t words[sizeof(V) / 8];
+  std::memcpy(words, &x, sizeof x);
+  return std::any_of(std::begin(words), std::end(words), [](uint64_t w) { return w != 0; });
+}
+
 // tile_sums for rows i .. i + R - 1 and the L columns from j0: each vector of B read once for
 // the R rows.
 template <unsigned L, unsigned R, bool kChunked>
@@ -702,12 +715,26 @@ template <unsigned L, typename I32s = typename Lanes<L>::I32, typename U32s = ty
   const I32s total = reinterpret_cast<I32s>(reinterpret_cast<U32s>(s) + reinterpret_cast<U32s>(ct));  // wraps
   const I32s sign = total >> 31;
   const I32s mag = (total ^ sign) - sign;  // negative only for -2^31
-  const F64s m = __builtin_convertvector(mag, F64s);
-  U64s bits;  // of a positive double
-  std::memcpy(&bits, &m, sizeof bits);
-  const I32s biased = __builtin_convertvector(bits >> 52, I32s) - 1023 + e - fraction_bits + 127;
-  const U32s f32 = reinterpret_cast<U32s>((sign & 0x80000000) | biased << 23) |
-                   (__builtin_convertvector((bits >> 29) & 0x7fffff, U32s) & kept);
+  I32s top;       // the place of mag's leading 1
+  U32s fraction;  // the 23 bits below it, truncated
+#if defined(__AVX512CD__) && defined(__AVX512VL__)
+  if constexpr (sizeof(I32s) == 64 || sizeof(I32s) == 32) {  // a leading-zero count per lane
+    I32s zeros;
+    if constexpr (sizeof(I32s) == 64) zeros = reinterpret_cast<I32s>(_mm512_lzcnt_epi32(reinterpret_cast<__m512i>(mag)));
+    else zeros = reinterpret_cast<I32s>(_mm256_lzcnt_epi32(reinterpret_cast<__m256i>(mag)));
+    top = 31 - zeros;
+    fraction = ((reinterpret_cast<U32s>(mag) << reinterpret_cast<U32s>(zeros)) >> 8) & 0x7fffff;
+  } else
+#endif
+  {  // converted exactly to a double, whose exponent and leading fraction bits are those
+    const F64s m = __builtin_convertvector(mag, F64s);
+    U64s bits;  // of a positive double
+    std::memcpy(&bits, &m, sizeof bits);
+    top = __builtin_convertvector(bits >> 52, I32s) - 1023;
+    fraction = __builtin_convertvector((bits >> 29) & 0x7fffff, U32s);
+  }
+  const I32s biased = top + e - fraction_bits + 127;
+  const U32s f32 = reinterpret_cast<U32s>((sign & 0x80000000) | biased << 23) | (fraction & kept);
   const U64s out = __builtin_convertvector(f32, U64s);
   std::memcpy(d, &out, sizeof out);
   const I32s overflow = ((s ^ total) & (ct ^ total)) < 0;
@@ -765,9 +792,7 @@ template <const Format& FC, unsigned L, bool kChunked, typename Sums>
     else cs >>= -c_shift;  // truncated twice is truncated once: finish_f32_rz shifts right again
     finish_f32_rz<L>(e, s, cs, cn, cg, fraction_bits, kept, &d[i], slow);
     if constexpr (kChunked) slow |= wrapped;
-    uint64_t any[sizeof slow / 8];
-    std::memcpy(any, &slow, sizeof slow);
-    if (std::any_of(std::begin(any), std::end(any), [](uint64_t x) { return x != 0; }))
+    if (any_lane(slow))
       for (unsigned l = 0; l < L; ++l)
         if (slow[l]) d[i + l] = finish(i + l);
   }

@@ -189,10 +189,12 @@ struct Mma {
   }
 
   // An earlier operation has landed and written the registers `written` (sorted): this one, a
-  // chain on them, expects its results there now.
-  void refresh(const std::vector<uint32_t>& written) {
+  // chain on them, expects its results there now. `after_chain`: the operation issued just before
+  // this one is in flight and has the same accumulators, so this one lands right after it,
+  // continuing its chain (its accumulators go unchecked) or after a flush that refreshes them then.
+  void refresh(const std::vector<uint32_t>& written, bool after_chain) {
     const std::vector<uint32_t> s = slots();
-    for (size_t r = 0; r < s.size(); ++r)
+    for (size_t r = after_chain ? op->args[0].elems.size() : 0; r < s.size(); ++r)
       if (std::binary_search(written.begin(), written.end(), s[r]))
         for (unsigned wi = 0; wi < 4; ++wi) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
   }
@@ -220,7 +222,8 @@ struct Mma {
         w.async_proxy_read(0, w.shared_base + at / 8, (uint64_t{n} * bits + 7) / 8,
                            static_cast<uint32_t>(op - w.program->ops.data()), proxy_epoch);
         uint64_t chunk[2] = {0, 0};  // the 16 bytes at `at`, or the part inside shared memory
-        std::memcpy(chunk, &shared[at / 8], std::min<uint64_t>(16, shared.size() - at / 8));
+        if (at / 8 + 16 <= shared.size()) std::memcpy(chunk, &shared[at / 8], 16);
+        else std::memcpy(chunk, &shared[at / 8], shared.size() - at / 8);
         uint64_t* to = &out[size_t{mn} * mn_stride + size_t{k} * k_stride];
         const size_t step = k_major ? k_stride : mn_stride;
         if (bits == 16 && at % 8 == 0) {  // f16, bf16: the common case, whole bytes
@@ -327,7 +330,9 @@ struct Chain {
     std::vector<uint32_t> written;
     for (const Arg& e : resident->args[0].elems) written.push_back(e.reg);
     std::sort(written.begin(), written.end());
-    for (Mma* later : in_flight) later->refresh(written);
+    for (size_t i = 0; i < in_flight.size(); ++i)  // in issue order: landed ones left the front
+      in_flight[i]->refresh(written, i > 0 && same_accumulators(*in_flight[i - 1]->op, *in_flight[i - 1]->plan,
+                                                                *in_flight[i]->op, *in_flight[i]->plan));
     resident = nullptr;
   }
 };
