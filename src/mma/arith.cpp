@@ -130,8 +130,8 @@ struct Product {
   int nominal;
 };
 
-// The longest float dot product: K = 64 (sparse or block-scaled m16n8k64).
-constexpr unsigned kMaxK = 64;
+// The longest float dot product: K = 96 (tcgen05's sm_103a block-scaled e2m1; m16n8k64 is 64).
+constexpr unsigned kMaxK = 96;
 
 // A block's products, without allocation (arith runs once per output element).
 struct Products {
@@ -364,7 +364,7 @@ uint64_t sm90_dot(const FloatClass& cls, const Recipe& rc, const Term* at, const
 }
 
 uint64_t sm90_float(const FloatClass& cls, const uint64_t* a, const uint64_t* b, uint64_t c) {
-  if (cls.k > kMaxK) return canonical_nan(format_of(cls.d));  // unreachable: float K <= 64
+  if (cls.k > kMaxK) return canonical_nan(format_of(cls.d));  // unreachable: float K <= 96
   const int emin_a = hmma_input_emin(cls, cls.a), emin_b = hmma_input_emin(cls, cls.b);
   std::array<Term, kMaxK> at, bt;
   for (unsigned k = 0; k < cls.k; ++k) {

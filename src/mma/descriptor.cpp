@@ -24,9 +24,13 @@ std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescri
     return "the shared-memory descriptor's swizzle mode " + std::to_string(swizzle) +
            " is invalid (0, 1, 2, 4 or 6, §9.7.16.4.1 Table 40)";
   if (swizzle == 1) out.swizzle = Swizzle::B128Atom32;
-  if ((bits >> 52) & 1)
-    return "unsupported: the absolute leading-dimension address mode (bit 52, §9.7.16.3.1.2, sm_103a) is not "
-           "implemented yet";
+  out.absolute_leading = (bits >> 52) & 1;
+  if (out.absolute_leading && swizzle != 2)
+    return "the absolute leading-dimension mode (bit 52) takes the 128-byte swizzle (mode 2) only, not mode " +
+           std::to_string(swizzle) + " (§9.7.16.3.1.2.1)";
+  if (out.absolute_leading && out.base_offset)
+    return "the absolute leading-dimension mode (bit 52) needs the matrix base offset 0, not " +
+           std::to_string(out.base_offset) + " (§9.7.16.3.1.2.1)";
   return std::nullopt;
 }
 

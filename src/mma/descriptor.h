@@ -20,6 +20,9 @@ struct MatrixDescriptor {
   uint32_t start = 0, leading = 0, stride = 0;
   uint8_t base_offset = 0;
   Swizzle swizzle = Swizzle::None;
+  // tcgen05's bit 52 (§9.7.16.3.1.2, sm_103a): `leading` is the absolute address at which a K-major
+  // 128B-swizzled row continues past the 128-byte row its start lies in.
+  bool absolute_leading = false;
 };
 
 MatrixDescriptor decode_descriptor(uint64_t bits);
@@ -43,8 +46,9 @@ MatrixDescriptor decode_descriptor(uint64_t bits);
 // wgmma encoding in bits 62-63 with bit 61 added. The canonical layouts (§9.7.16.3.3) are
 // wgmma's, and for mode 1 (MN-major only, Table 53: atoms of 8 x 4 128-bit elements)
 //   ((T,8,m),(4,k)):((1,T,LBO),(8T,SBO)) then Swizzle<2,5,2>: address bits 5-6 XOR bits 7-8
-// (CUTLASS's SWIZZLE_128B_BASE32B, cute/arch/mma_sm100_desc.hpp). Returns what makes `bits`
-// invalid (or a mode ptxvm does not execute), else nullopt.
+// (CUTLASS's SWIZZLE_128B_BASE32B, cute/arch/mma_sm100_desc.hpp). Bit 52 set: the absolute
+// leading-dimension mode, whose restrictions (§9.7.16.3.1.2.1: 128B swizzle, base offset 0) are
+// checked here and whose K-major rule by the reader. Returns what makes `bits` invalid, else nullopt.
 std::optional<std::string> decode_tcgen05_descriptor(uint64_t bits, MatrixDescriptor& out);
 
 // Inline: the operand readers call it per 16-byte chunk.
@@ -63,10 +67,16 @@ inline uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, uns
   const uint64_t row_bytes = 16u << swizzle_bits;  // a swizzle pattern's row: 16, 32, 64, 128
   uint64_t bytes;       // offset of the element's 16-byte chunk from the start address
   unsigned inner;       // the element's place inside its chunk
+  uint64_t origin = d.start;
   if (k_major) {
     inner = k % per_chunk;
     const uint64_t row = mn % 8, group = mn / 8, chunk = k / per_chunk;
     bytes = row * row_bytes + group * d.stride + chunk * (swizzle_bits ? 16 : d.leading);
+    // Absolute mode: the chunks past the start's 128-byte row come from `leading`, from its first
+    // 16 bytes on (CUTLASS's sm_103a K = 96 main loop reads 48 contiguous bytes of K across its
+    // circular stage buffers only this way: sm103_blockscaled_mma_warpspecialized.hpp).
+    if (const uint64_t column = (d.start >> 4) % 8 + chunk; d.absolute_leading && column >= 8)
+      origin = d.leading, bytes = row * row_bytes + group * d.stride + (column - 8) * 16;
   } else if (!swizzle_bits) {
     inner = mn % per_chunk;
     bytes = (mn / per_chunk) * d.stride + (k % 8) * 16 + (k / 8) * d.leading;
@@ -76,7 +86,7 @@ inline uint64_t element_bit_address(const MatrixDescriptor& d, bool k_major, uns
     bytes = (chunk % chunks) * 16 + (chunk / chunks) * d.leading + (k % 8) * row_bytes + (k / 8) * d.stride;
   }
   const uint64_t inner_bits = uint64_t{inner} * elem_bits;
-  uint64_t address = d.start + bytes + inner_bits / 8;
+  uint64_t address = origin + bytes + inner_bits / 8;
   const uint64_t mask = (uint64_t{1} << swizzle_bits) - 1;
   address ^= (((address >> 7) - d.base_offset) & mask) << 4;  // Swizzle<B,4,3>, shifted by the base offset
   return address * 8 + inner_bits % 8;

@@ -12,11 +12,12 @@ namespace ptxvm::test {
 // descriptors (their start addresses count from the image: the kernel adds its address), %r15 idesc, %r17 %r18 %r19 the Tensor Memory addresses x, y and z (column
 // 256 + x_col ...), %p6 enable-input-d (false for the first MMA) — moving the descriptors by
 // astep / bstep, x, y, z by their steps in columns and adding idesc_step to idesc each time, and
-// commits; every warp reads its 32 lanes of columns [0, ncols) into out[lane][column].
-inline std::string image_gemm(const std::string& mma) {
+// commits; every warp reads its 32 lanes of columns [0, ncols) into out[lane][column]. %rd12
+// holds the image's shared address >> 4 (for an absolute address in a descriptor).
+inline std::string image_gemm(const std::string& mma, const std::string& target = "sm_100a") {
   return R"(
 .version 8.8
-.target sm_100a
+.target )" + target + R"(
 .address_size 64
 .visible .entry gemm(.param .u64 img, .param .u32 words, .param .u64 adesc, .param .u64 bdesc,
                      .param .u32 idesc, .param .u64 out, .param .u32 ncols, .param .u32 steps,

@@ -68,6 +68,9 @@ void cp(Warp& w, const Op& op, uint32_t m) {
     const uint64_t desc = w.get<uint64_t>(op.args[1], l);
     mma::MatrixDescriptor d;
     if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) w.undefined(l, "'" + op.text + "': " + *bad);
+    if (d.absolute_leading)
+      w.undefined(l, "'" + op.text + "': unsupported: the absolute leading-dimension mode (descriptor bit 52), which "
+                                     "§9.7.16.3.1.2 describes for tcgen05.mma's 48-byte rows of K only");
     if (d.swizzle == mma::Swizzle::B128Atom32)  // rows of 128-bit elements are K-major
       w.undefined(l, "'" + op.text + "': 128-byte swizzling with 32-byte atomicity is for MN-major matrices only "
                                      "(§9.7.16.10.6 Table 53)");

@@ -13,7 +13,7 @@
 // include/cute/atom/mma_traits_sm100_frag.hpp):
 //   M = 128, .cta_group::1 (Layout D), M = 256 (Layout A): lane i, column j
 //   M = 64,  .cta_group::1 (Layout F): lane (i%16) + 32(i/16), column j; d-tmem's lane 0 or 16
-//   M = 128, .cta_group::2 (Layout B): lane i + 64(j / (N/2)), column j % (N/2)
+//   M = 128, .cta_group::2, dense A (Layout B): lane i + 64(j / (N/2)), column j % (N/2)
 // A in Tensor Memory puts row i in D's row lanes (column j = 0) and packs K along the columns:
 // 32 / bits elements per cell, the first in the low bits; a 6- or 4-bit element takes a byte, as
 // in the 8-bit containers of mma (e2m1 in bits 5..2, e3m2/e2m3 in bits 5..0, §9.7.14.5.14; the
@@ -100,6 +100,7 @@ struct Shape {
   bool saturate, negate_a, negate_b, a_mn_major, b_mn_major;
   Type scale = Type::UE8M0;  // block scaling: the scale factors' type and byte offsets
   unsigned sfa_id = 0, sfb_id = 0;
+  unsigned blocks = 0;       // and their number per row of A and column of B (Table 54)
   unsigned selector = 0;     // .sp: the sparsity selector (bits 0-1)
 };
 
@@ -110,10 +111,13 @@ std::optional<std::string> decode_block_scaled_idesc(const Plan& p, uint32_t x, 
   for (unsigned r : {0u, 1u, 3u, 6u, 24u, 25u, 26u})
     if (bit(r)) return "reserved bit " + std::to_string(r) + " of the instruction descriptor is set";
   if (fp4 && bit(12)) return std::string("reserved bit 12 of the instruction descriptor is set (Table 44)");
-  if (bit(31))
-    return fp4 ? std::string("unsupported: K = 96 (bit 31; sm_103a), whose scale-factor layouts the ISA gives only "
-                             "in figures, is not implemented yet")
-               : std::string("reserved bit 31 of the instruction descriptor is set (Table 43)");
+  // Bit 31 (Table 44): K = 96, dense, on 256 rows of a CTA pair (Table 39) or, as CUTLASS's sm_103a
+  // kernels issue it, 128 rows of one CTA.
+  const bool k96 = bit(31);
+  if (k96 && !fp4) return std::string("reserved bit 31 of the instruction descriptor is set (Table 43)");
+  if (k96 && p.sparse) return std::string("K = 96 (bit 31) is for dense A only (Tables 39 and 44)");
+  if (k96 && p.group == 2 && s.m != 256)
+    return "K = 96 (bit 31) with .cta_group::2 needs M = 256, not " + std::to_string(s.m) + " (Table 39)";
   const unsigned atype = (x >> 7) & 7, btype = fp4 ? (x >> 10) & 3 : (x >> 10) & 7;
   if (fp4) {
     if (atype != 1 || btype != 1) return std::string("atype and btype must be 1 (E2M1) for ") + *p.bound.value("kind");
@@ -132,11 +136,16 @@ std::optional<std::string> decode_block_scaled_idesc(const Plan& p, uint32_t x, 
   if (s.scale == Type::UE4M3 && (p.kind != Kind::MXF4NVF4 || p.scale_vec != 4))
     return std::string("scale type UE4M3 (bit 23 clear) is for .kind::mxf4nvf4 with 16-element blocks only (Table 55)");
   s.sfb_id = (x >> 4) & 3, s.sfa_id = (x >> 29) & 3;
+  // A scale factor ID is the byte of the Tensor Memory cell the factors start at; K = 96's 3 or 6
+  // factors may run on into the row's next cell (scale_factor), from any byte or from byte 0 or 2
+  // (§9.7.16.10.7.2-3: the figures' IDs).
+  s.blocks = k96 ? p.scale_vec * 3 / 2 : p.scale_vec;
+  const unsigned align = k96 ? p.scale_vec / 2 : p.scale_vec;
   for (unsigned id : {s.sfa_id, s.sfb_id})
-    if (id % p.scale_vec != 0)
-      return "scale factor ID " + std::to_string(id) + " does not fit " + std::to_string(p.scale_vec) +
-             " scale factors in a Tensor Memory cell (" + (p.scale_vec == 2 ? "0 or 2" : "0") + ", §9.7.16.10.7.2)";
-  s.k = fp4 ? 64 : 32;  // Table 39
+    if (id % align != 0)
+      return "scale factor ID " + std::to_string(id) + " does not fit " + std::to_string(s.blocks) +
+             " scale factors (" + (align == 1 ? "0 to 3" : align == 2 ? "0 or 2" : "0") + ", §9.7.16.10.7.2)";
+  s.k = k96 ? 96 : fp4 ? 64 : 32;  // Table 39
   return std::nullopt;
 }
 
@@ -250,6 +259,17 @@ struct Mma {
                    size_t mn_stride, size_t k_stride, uint64_t* out) const {
     mma::MatrixDescriptor d;
     if (auto bad = mma::decode_tcgen05_descriptor(desc, d)) issuer->undefined(lane, "'" + op->text + "': " + *bad);
+    const unsigned row_bytes = ks * geometry(t) / 8;
+    if (d.absolute_leading && (!k_major || issuer->program->target != "sm_103a"))
+      issuer->undefined(lane, "'" + op->text + "': the absolute leading-dimension mode (descriptor bit 52) " +
+                                  (k_major ? "is supported on sm_103a only, not " + issuer->program->target + " (§9.7.16.4.1)"
+                                           : std::string("is for K-major operands only (§9.7.16.3.1.2.1)")));
+    if (k_major && d.swizzle == mma::Swizzle::B128 && !d.absolute_leading && row_bytes == 48 &&
+        (d.start >> 4) % 8 > 5)
+      issuer->undefined(lane, "'" + op->text + "': the 48 bytes of K of a row start at byte " +
+                                  std::to_string((d.start >> 4) % 8 * 16) +
+                                  " of a 128-byte swizzle row and overflow it; the absolute leading-dimension mode "
+                                  "(descriptor bit 52) splits them (§9.7.16.3.1.2)");
     // §9.7.16.10.1 Table 49 and Table 53: 32-byte atomicity is for MN-major operands, and a
     // transposed .kind::tf32 operand takes it and nothing else.
     const bool atom32 = d.swizzle == mma::Swizzle::B128Atom32;
@@ -413,11 +433,14 @@ struct Mma {
   // i / 32 from scale-A-tmem, and column j's at its lane c % 32, column c / 32 from
   // scale-B-tmem, c being j's column in D's layout (j, or j % (N/2) in Layout B); a factor is
   // byte sf_id + t of its cell. Each quarter holds its own copy ("duplicated to all 32 lane
-  // partitions").
+  // partitions"). K = 96's factors run on from byte 3 into the row's next cell, `next` columns
+  // on: past the 4 columns of A's 128 rows, past the 4 or 8 of B's N <= 128 or N > 128 columns
+  // (the ISA's separate figures for N <= 128 and N > 128; CUTLASS's sm_103a main loop issues
+  // IDs 0, 3, 2, 1 over factors so laid out, sm103_blockscaled_mma_warpspecialized.hpp).
   uint8_t scale_factor(TensorMemory& t, uint32_t base, unsigned id, unsigned quarter, unsigned index,
-                       unsigned block) const {
+                       unsigned block, unsigned next) const {
     const unsigned at = lane_of(base & 0x3fffffff) + 32 * quarter + index % 32;  // CUTLASS keeps sf_id in bits 30-31
-    const unsigned column = column_of(base) + index / 32, byte = id + block;
+    const unsigned column = column_of(base) + index / 32 + (id + block) / 4 * next, byte = (id + block) % 4;
     t.check_allocated(*issuer, lane, *op, at, 1, column, 1);
     if (t.shadow) t.check_read(*issuer, lane, issue_pc, at, column, "a scale factor", &issue);
     return static_cast<uint8_t>(t.cell(at, column) >> (8 * byte));
@@ -425,7 +448,8 @@ struct Mma {
 
   void compute_scaled(TensorMemory& t, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
                       const std::vector<uint64_t>& c, std::vector<uint64_t>& d) const {
-    const unsigned m = rows(), n = s.n, k = s.k, blocks = plan->scale_vec;
+    const unsigned m = rows(), n = s.n, k = s.k, blocks = s.blocks;
+    const unsigned next_a = 4, next_b = n > 128 ? 8 : 4;  // scale_factor
     mma::FloatClass cls{s.a, s.b, s.d, s.d, k};
     cls.tcgen05 = true;
     cls.mxf4 = packed_fp4(plan->kind);
@@ -448,10 +472,10 @@ struct Mma {
         sa.resize(size_t{i1 - i0} * blocks), sb.resize(size_t{n} * blocks);
         for (unsigned i = i0; i < i1; ++i)
           for (unsigned u = 0; u < blocks; ++u)
-            sa[size_t{i - i0} * blocks + u] = scale_factor(t, sfa_tmem, s.sfa_id, q, i, u);
+            sa[size_t{i - i0} * blocks + u] = scale_factor(t, sfa_tmem, s.sfa_id, q, i, u, next_a);
         for (unsigned j = 0; j < n; ++j)
           for (unsigned u = 0; u < blocks; ++u)
-            sb[size_t{j} * blocks + u] = scale_factor(t, sfb_tmem, s.sfb_id, q, place(i0, j).column, u);
+            sb[size_t{j} * blocks + u] = scale_factor(t, sfb_tmem, s.sfb_id, q, place(i0, j).column, u, next_b);
         mma::gemm_scaled(model, cls, s.scale, i1 - i0, n, blocks, &a[size_t{i0} * k], b.data(), sa.data(),
                          sb.data(), &c[size_t{i0} * n], &d[size_t{i0} * n]);
         i0 = i1;
@@ -464,8 +488,8 @@ struct Mma {
       for (unsigned j = 0; j < n; ++j) {
         const Place p = place(i, j);
         for (unsigned u = 0; u < blocks; ++u)
-          sa[u] = scale_factor(t, sfa_tmem, s.sfa_id, quarter(p), i, u),
-          sb[u] = scale_factor(t, sfb_tmem, s.sfb_id, quarter(p), p.column, u);
+          sa[u] = scale_factor(t, sfa_tmem, s.sfa_id, quarter(p), i, u, next_a),
+          sb[u] = scale_factor(t, sfb_tmem, s.sfb_id, quarter(p), p.column, u, next_b);
         for (unsigned kk = 0; kk < k; ++kk) col[kk] = b[size_t{kk} * n + j];
         const size_t at = size_t{i} * n + j;
         mma::gemm_scaled(model, cls, s.scale, 1, 1, blocks, &a[size_t{i} * k], col.data(), sa.data(), sb.data(),
@@ -550,6 +574,9 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
     }
     if (auto bad = decode_idesc(p, w.get<uint32_t>(op.args[p.idesc], l), x->s))
       w.undefined(l, "'" + op.text + "': " + *bad + " (§9.7.16.4.2, 000_70a4b524dfe259fa.txt)");
+    if (x->s.k == 96 && w.program->target != "sm_103a")
+      w.undefined(l, "'" + op.text + "': K = 96 (instruction descriptor bit 31) is supported on sm_103a only, not " +
+                         w.program->target + " (§9.7.16.2.1.1)");
     if (p.sparse) {
       x->meta_tmem = static_cast<uint32_t>(w.address(op.args[p.meta], l));
       // The metadata layouts ptxvm knows (sparsity.h) are those of full 128-row data paths and of
@@ -557,6 +584,11 @@ void mma_issue(Warp& w, const Op& op, uint32_t m) {
       if (p.group == 1 && x->s.m == 64 && !p.ws)
         w.undefined(l, "'" + op.text + "': unsupported: the sparsity metadata layout of M = 64 with .cta_group::1 "
                                        "(Layout F, §9.7.16.10.8.4.1) is not implemented yet");
+      // Sparse M = 128 on a CTA pair is Layout C (half the lanes, §9.7.16.10.5 Table), drawn only
+      // in figures, D's and the metadata's placement alike.
+      if (p.group == 2 && x->s.m == 128)
+        w.undefined(l, "'" + op.text + "': unsupported: sparse M = 128 with .cta_group::2 (Layout C, "
+                                       "§9.7.16.10.5.3), whose D and metadata layouts the ISA gives only in figures");
     }
     if (p.zero_mask >= 0) {
       x->zero_mask = w.get<uint64_t>(op.args[p.zero_mask], l);
