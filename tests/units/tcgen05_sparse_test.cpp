@@ -207,5 +207,47 @@ TEST(Tcgen05SparseRules, MeaninglessMetadataIsReported) {
       << r.error;
 }
 
+// Sparse M = 128 on a CTA pair is Layout C (§9.7.16.10.5 table: half the data-path lanes), whose
+// D and metadata the ISA draws only in figures: the MMA stops with an unsupported report.
+TEST(Tcgen05SparseRules, LayoutCIsUnsupported) {
+  Harness h;
+  h.load(R"(
+.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k() .reqnctapercluster 2, 1, 1
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<4>;
+  .shared .align 4 .b32 slot;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %cluster_ctarank;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [slot], 64;
+  tcgen05.fence::before_thread_sync;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  tcgen05.fence::after_thread_sync;
+  ld.shared.u32 %r3, [slot];
+  setp.eq.u32 %p2, %r1, 0;
+  setp.eq.u32 %p3, %r2, 0;
+  and.pred %p2, %p2, %p3;
+  mov.b32 %r4, 135266324;  // sparse, f32 D, f16 A and B, N = 64, M = 128
+  mov.b64 %rd1, 70368744177664;  // bit 46
+  setp.ne.u32 %p3, %r1, %r1;
+  @%p2 tcgen05.mma.sp.cta_group::2.kind::f16 [%r3], %rd1, %rd1, [%r3], %r4, %p3;
+  ret;
+}
+)");
+  LaunchConfig cfg;
+  cfg.grid = {2};
+  cfg.block = {128};
+  cfg.cluster = {2, 1, 1};
+  const LaunchResult r = h.module->launch("k", cfg, {});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("unsupported: sparse M = 128 with .cta_group::2 (Layout C"), std::string::npos) << r.error;
+}
+
 }  // namespace
 }  // namespace ptxvm::test
