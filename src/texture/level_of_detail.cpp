@@ -43,25 +43,29 @@ float significant(float x) {
   return std::ldexp(std::floor(m * 1024) / 1024, e);
 }
 
-float length(const float (&v)[3]) {
+}  // namespace
+
+float grad_length(const float (&v)[3]) {
   float c[3] = {significant(v[0]), significant(v[1]), significant(v[2])};
   std::sort(c, c + 3);
   return c[2] + c[1] * (1409.0f / 4096) + c[0] * 0.25f;
 }
 
-}  // namespace
+int32_t log2_steps(float length) {
+  int e;
+  const float m = std::frexp(length, &e);  // length = 2^(e-1) (1 + f/256 + ...)
+  const unsigned f = std::min(255u, static_cast<unsigned>((m * 2 - 1) * 256));
+  return 256 * (e - 1) + int32_t(kLog2[f]);
+}
 
 float grad_level(const float (&ddx)[3], const float (&ddy)[3]) {
   float sum[3], difference[3];
   for (int i = 0; i < 3; ++i) sum[i] = ddx[i] + ddy[i], difference[i] = ddx[i] - ddy[i];
-  const float across = std::max(length(sum), length(difference));
-  const float footprint = std::max({length(ddx), length(ddy), across * (11.0f / 16)});
+  const float across = std::max(grad_length(sum), grad_length(difference));
+  const float footprint = std::max({grad_length(ddx), grad_length(ddy), across * (11.0f / 16)});
   if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
   if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
-  int e;
-  const float m = std::frexp(footprint, &e);  // footprint = 2^(e-1) (1 + f/256 + ...)
-  const unsigned f = std::min(255u, static_cast<unsigned>((m * 2 - 1) * 256));
-  return float(e - 1) + float(kLog2[f]) / 256;
+  return float(log2_steps(footprint)) / 256;
 }
 
 }  // namespace ptxvm::texture

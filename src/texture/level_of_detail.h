@@ -2,9 +2,16 @@
 // (tests/hw/texture_lod, where every lookup of one gradient and 89-95% of those of two match it).
 #pragma once
 
+#include <cstdint>
+
 namespace ptxvm::texture {
 
 // Gradients in texels (the components an image lacks are zero); -infinity when both are zero.
 float grad_level(const float (&ddx)[3], const float (&ddy)[3]);
+
+// The pieces of grad_level that anisotropic filtering reuses (sample.cpp): a gradient's length as the
+// H200 measures it, and log2 of a positive length in 1/256 steps (exponent and table).
+float grad_length(const float (&v)[3]);
+int32_t log2_steps(float length);
 
 }  // namespace ptxvm::texture

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "numeric/cvt_float.h"
 #include "texture/level_of_detail.h"
@@ -314,22 +315,30 @@ std::array<int64_t, 8> corner_weights(const std::array<int64_t, 3>& w, unsigned 
   return p;
 }
 
-// The texels a lookup blends, each with its weight in 256ths and the quad it belongs to (the 2 x 2
-// texels of one z slice of one level, or a point-filtered texel alone), before the one rounding.
+// The texels a lookup blends, each with its weight in units of 1/unit (256ths, or an anisotropic
+// footprint's 512ths or 1024ths) and the quad it belongs to (the 2 x 2 texels of one z slice of one
+// level, or a point-filtered texel alone), before the one rounding: up to N of them (16: two
+// levels of a 3D image; an anisotropic footprint takes up to 16 samples of 2 levels of 4 texels).
+template <unsigned N>
 struct Weighted {
-  std::array<Texel, 16> texel;
-  std::array<int64_t, 16> weight;
-  std::array<uint8_t, 16> quad;
+  static constexpr unsigned kCapacity = N;
+  std::array<Texel, N> texel;
+  std::array<int64_t, N> weight;
+  std::array<uint8_t, N> quad;
   unsigned n = 0, quads = 0;
+  int64_t unit = 256;
   void add(const Texel& t, int64_t w, unsigned in_quad) { texel[n] = t, weight[n] = w, quad[n++] = uint8_t(in_quad); }
 };
+using Isotropic = Weighted<16>;
+using Anisotropic = Weighted<128>;
 
 // The texels of one level around float texel coordinates u (dims of them), with `total` of the
 // weight: one texel (point filtering), or the 4 or 8 of linear filtering (corner_weights). In
 // clamp mode the coordinate first stops at the first and last texel centres, so a lookup past the
 // edge gives the edge texels all the weight (the H100: its trilinear blends split a level's share
 // so, tests/hw/texture's "level" cases).
-void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int64_t total, Weighted& out) {
+template <typename W>
+void collect(const Sampled& s, const std::array<double, 3>& u, bool linear, int64_t total, W& out) {
   if (!linear) {
     std::array<int64_t, 3> idx{};
     for (unsigned d = 0; d < s.dims; ++d) idx[d] = index_of(u[d]);
@@ -373,15 +382,16 @@ bool srgb_aligns_higher(uint32_t byte) {
 // srgb_aligns_higher. All 9,649 bilinear f32, 3,437 f16 and 1,964 sRGB lookups of tests/hw/texture
 // agree (114, 58 and 886 miss an exact sum), and every two-texel sRGB blend of filter/pairs.bin.xz;
 // 3D lookups agree only per z slice. Infinities and NaNs stay as they are.
-std::array<float, 16> aligned(const Weighted& b, unsigned c, int bits, bool srgb) {
-  std::array<int, 16> e;
+template <typename W>
+std::array<float, W::kCapacity> aligned(const W& b, unsigned c, int bits, bool srgb) {
+  std::array<int, W::kCapacity> e;
   e.fill(INT32_MIN);
   for (unsigned k = 0; k < b.n; ++k) {
     const float v = b.texel[k].f[c];
     if (b.weight[k] && v != 0 && std::isfinite(v))
       e[b.quad[k]] = std::max(e[b.quad[k]], std::ilogb(v) + 1 + (srgb && srgb_aligns_higher(b.texel[k].i[c])));
   }
-  std::array<float, 16> out{};
+  std::array<float, W::kCapacity> out{};
   for (unsigned k = 0; k < b.n; ++k) {
     const float v = b.texel[k].f[c];
     const float cut = e[b.quad[k]] == INT32_MIN ? 0 : std::ldexp(1.0f, e[b.quad[k]] - bits);  // 0 below f32's range
@@ -404,17 +414,19 @@ int64_t snorm8_blend(int64_t raw) {
 // from zero (an f16 texture's, and an sRGB texture's decoded colour channels, to f16 precision,
 // ties away); an 8- or 16-bit normalized one's to a 16-bit normalized value, ties up, read as that
 // over 65535 (8-bit signed: snorm8_blend); an integer one's (read as integers) to an integer, 8-
-// and 16-bit ones to nearest (ties up), 32-bit ones down. A single texel of weight 256 (point
-// filtering) is itself.
-Texel blend(const Object& tex, const Weighted& b) {
-  if (b.n == 1 && b.weight[0] == 256) return b.texel[0];
+// and 16-bit ones to nearest (ties up), 32-bit ones down. A single texel of all the weight (point
+// filtering) is itself. Weights in units other than 256ths (anisotropic footprints) are measured
+// only through f32 textures; the other formats' roundings take them to 256ths first (not measured).
+template <typename W>
+Texel blend(const Object& tex, const W& b) {
+  if (b.n == 1 && b.weight[0] == b.unit) return b.texel[0];
   const ChannelFormat f = tex.resource.format;
   const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16 || f == ChannelFormat::S32;
   auto raw_sum = [&](unsigned c) {  // the weighted sum of the raw integers, in 256ths
     int64_t sum = 0;
     for (unsigned k = 0; k < b.n; ++k)
       sum += (is_signed ? int64_t(int32_t(b.texel[k].i[c])) : int64_t(b.texel[k].i[c])) * b.weight[k];
-    return sum;
+    return b.unit == 256 ? sum : floor_div(sum * 256 + b.unit / 2, b.unit);
   };
   Texel r;
   const bool srgb = tex.sampler.srgb && f == ChannelFormat::U8 && returns_float(tex);
@@ -422,11 +434,12 @@ Texel blend(const Object& tex, const Weighted& b) {
     if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
       const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
       const bool srgb_channel = srgb && c < 3;
-      const std::array<float, 16> v = aligned(b, c, srgb_channel ? 8 : f == ChannelFormat::F16 ? 15 : 28, srgb_channel);
+      const std::array<float, W::kCapacity> v =
+          aligned(b, c, srgb_channel ? 8 : f == ChannelFormat::F16 ? 15 : 28, srgb_channel);
       long double sum = -0.0L;  // so that texels of -0 alone sum to -0; texels of weight 0 take no part
       for (unsigned k = 0; k < b.n; ++k)
         if (b.weight[k]) sum += static_cast<long double>(v[k]) * b.weight[k];
-      r.f[c] = half ? round_away_f16(sum / 256) : round_away(sum / 256);
+      r.f[c] = half ? round_away_f16(sum / b.unit) : round_away(sum / b.unit);
       if (std::isnan(r.f[c]))  // the H100's NaN: f32's 0x7fffffff, or f16's 0x7fff as an f32
         r.f[c] = std::bit_cast<float>(f == ChannelFormat::F16 ? 0x7fffe000u : 0x7fffffffu);
       r.i[c] = f32_bits(r.f[c]);
@@ -498,8 +511,9 @@ std::array<AddressMode, 3> cube_modes(const Object& tex) {
 }
 
 // The texels of one lookup at one level, with `total` of the weight.
+template <typename W>
 void sample_level(const Object& tex, const Image& img, const Lookup& at, uint32_t slice, std::array<double, 3> c,
-                  int64_t total, Weighted& out) {
+                  int64_t total, W& out) {
   const unsigned dims = dims_of(at.geometry);
   Sampled s{tex, img, unsigned(channel_bytes(tex.resource.format) * tex.resource.channels), modes_of(tex), dims, slice};
   const uint32_t n[3] = {img.width, img.height, img.depth};
@@ -524,6 +538,119 @@ uint32_t layer_of(const Lookup& at, const Image& base) {
   if (!layered(at.geometry)) return 0;
   const uint32_t layers = at.geometry == Geometry::ACube ? base.depth / 6 : base.depth;
   return std::min(uint32_t(at.layer), layers - 1);  // an unsigned index (§9.7.10.3)
+}
+
+// Anisotropic filtering: the samples an H200 takes along the major axis (tests/hw/texture/filter:
+// aniso_phase.bin.xz's 1D footprints, all 1,715,456 lookups; aniso.bin.xz's axis-aligned 2D ones,
+// all of them). x is log2 of the anisotropy in 1/256 steps, at most log2 of the limit (16 at most):
+//  - w = 256 · 2^-(x mod 256 / 256) rounded (128 .. 256), an 8-bit 1/ratio;
+//  - below a ratio of 2, two samples of half the weight at ±(256 − w)/256 (rounded up to even
+//    1/256ths: 1 − 1/ratio) of a step from the centre;
+//  - from 2 on, N samples one step apart, centred: the inner ones weigh a = w · 2^-(x div 256)
+//    (in 1024ths, cut; in 512ths while a is over a quarter), N the least even count with N a ≥ 1,
+//    the two end ones the rest, (1 − (N − 2) a) / 2 each (a ratio of 2.5 takes 4 samples of 26, 204,
+//    204, 26 / 512; a ratio of 6 takes 6 samples of 170, 171, 171, 171, 171, 170 / 1024). Each
+//    sample splits its share among its texels as corner_weights splits a total.
+struct Footprint {
+  unsigned n = 1, bits = 8;             // sample count; shares in 2^-bits
+  std::array<int32_t, 16> offset{};     // in 1/256 of a step
+  std::array<int64_t, 16> share{256};
+};
+Footprint major_axis_samples(int32_t x) {
+  Footprint f;
+  if (x <= 0) return f;
+  const int32_t whole = x >> 8;
+  const int64_t w = int64_t(std::floor(256 * std::exp2(-double(x & 255) / 256) + 0.5));
+  if (whole == 0) {
+    const int32_t d = int32_t(2 * ((257 - w) / 2));
+    f.n = 2, f.bits = 9, f.offset[0] = -d, f.offset[1] = d, f.share[0] = f.share[1] = 256;
+    return f;
+  }
+  int64_t a = whole == 1 ? w << 1 : w >> (whole - 2);  // in 1024ths
+  f.bits = 10;
+  if (a > 256) f.bits = 9, a >>= 1;
+  const int64_t full = int64_t{1} << f.bits;
+  f.n = unsigned(2 * ((full + 2 * a - 1) / (2 * a)));
+  const int64_t end = (full - int64_t(f.n - 2) * a) / 2;
+  for (unsigned k = 0; k < f.n; ++k) {
+    f.offset[k] = int32_t(256 * k) - 128 * int32_t(f.n - 1);
+    f.share[k] = k == 0 || k + 1 == f.n ? end : a;
+  }
+  return f;
+}
+
+// With a max anisotropy over 1, the H200 sharpens the linear mip filter's level blend around whole
+// levels, isotropic gradients too (aniso.bin.xz part 5 and aniso_phase.bin.xz part 7: about 92% of
+// the lookups exact, the rest 1 or 2 steps off, where the level's last 1/256 is not ours): the
+// upper level's share of a level fraction f (1/256 steps) is 2f − 128 with a limit of 8 or 16,
+// 7f/4 − 95 with 4 and 3f/2 − 63 with 2, within 0 .. 256. Other limits are not measured.
+int64_t sharpened(int64_t f, uint32_t limit) {
+  const int64_t w = limit >= 8 ? 2 * f - 128 : limit >= 4 ? 7 * f / 4 - 95 : 3 * f / 2 - 63;
+  return std::clamp<int64_t>(w, 0, 256);
+}
+
+// tex.grad with a max anisotropy over 1 in a 1D or 2D image or 2D array (aniso.bin.xz: every
+// axis-aligned footprint without levels, 304 linear and 152 point ones, exact; 273 of 456 of the
+// linear ones in all; tests/hw/texture: 1D and 2D words that differ 34% fewer than isotropically,
+// 1D arrays more, which stay isotropic, as 3D and cube maps do). The major axis is the longer
+// gradient by grad_length; the minor is |ddx x ddy| / major (0 in 1D, or for parallel gradients); the level of
+// detail log2(minor), at least log2(major / limit), in log2_steps' 1/256 steps, then biased and
+// clamped; the anisotropy log2(major) less that level (at least 0), at most log2(limit), so that
+// a texture without levels takes a minor axis under one texel as one texel and, past the limit,
+// keeps the limit's count one texel apart. Open (taken here as noted): the step along a major axis
+// off the axes, in 1/64 texel but not its rounded unit vector (at 26.6 degrees (57, 29) / 64 for
+// majors of 4, 8 and 16 texels, (57, 30) / 64 for 5 and 10; at 18.4 degrees (60, 21) / 64 for 4 and
+// 8; at 45 degrees (45, 45) / 64 throughout); the two samples' offsets below a ratio of 2 off the
+// axes; the spacing on levels above 0 (2^level texels here); how a sample splits its share
+// between two levels (corner_weights' z rule here). std::nullopt where the gradients give no
+// footprint (zero, infinite or NaN: the isotropic path then answers).
+std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, const std::vector<Image>& levels,
+                                                          const Lookup& at, uint32_t slice,
+                                                          const std::array<double, 3>& c, Result r) {
+  const Image& base = levels[0];
+  const bool normalized = tex.sampler.normalized_coordinates;
+  const float size[2] = {normalized ? float(base.width) : 1.0f, normalized ? float(base.height) : 1.0f};
+  const float ddx[3] = {at.ddx[0] * size[0], at.ddx[1] * size[1], 0};
+  const float ddy[3] = {at.ddy[0] * size[0], at.ddy[1] * size[1], 0};
+  const float lx = grad_length(ddx), ly = grad_length(ddy), major = std::max(lx, ly);
+  const double area = std::fabs(double(ddx[0]) * ddy[1] - double(ddx[1]) * ddy[0]);
+  if (!(major > 0) || !std::isfinite(major) || !(area >= 0) || !std::isfinite(area)) return std::nullopt;
+  const uint32_t limit = std::min<uint32_t>(tex.sampler.max_anisotropy, 16);
+  const int32_t log_limit = int32_t(std::lround(256 * std::log2(double(limit))));
+  const int32_t log_major = log2_steps(major);
+  const float minor = float(area / major);
+  const int32_t log_minor = minor > 0 ? log2_steps(minor) : INT32_MIN / 2;
+  const bool mipmapped = tex.resource.kind == TextureResource::Kind::MipmappedArray && levels.size() > 1;
+  const int32_t asked = std::max(log_minor, log_major - log_limit);
+  float lod = float(asked) / 256 + tex.sampler.mipmap_level_bias;
+  if (mipmapped) lod = std::max(std::min(lod, tex.sampler.max_mipmap_level_clamp), tex.sampler.min_mipmap_level_clamp);
+  lod = std::clamp(lod, 0.0f, mipmapped ? float(levels.size() - 1) : 0.0f);
+  const int32_t lod_steps = int32_t(std::floor(lod * 256));
+  // The ratio counts a minor axis under one texel as one; whether the bias and the level clamps
+  // change it is not measured.
+  const Footprint fp = major_axis_samples(std::min(log_major - std::max(asked, 0), log_limit));
+  const float* v = lx >= ly ? ddx : ddy;
+  const double length = std::hypot(double(v[0]), double(v[1])), spacing = std::exp2(lod_steps / 256.0);
+  const double step[2] = {std::nearbyint(64 * v[0] / length) / 64 * spacing / size[0],
+                          std::nearbyint(64 * v[1] / length) / 64 * spacing / size[1]};
+  size_t l0 = 0, l1 = 0;
+  int64_t upper_share = 0;  // the upper level's, in 256ths
+  if (mipmapped && tex.sampler.mipmap_filter == FilterMode::Linear && returns_float(tex)) {
+    l0 = size_t(lod_steps >> 8), l1 = std::min(l0 + 1, levels.size() - 1);
+    upper_share = sharpened(lod_steps & 255, limit);
+  } else if (mipmapped) {
+    l0 = l1 = size_t(std::floor(lod + 0.5f));
+  }
+  Anisotropic blended;
+  blended.unit = int64_t{1} << fp.bits;
+  for (unsigned k = 0; k < fp.n; ++k) {
+    std::array<double, 3> at_k = c;
+    at_k[0] += step[0] * fp.offset[k] / 256, at_k[1] += step[1] * fp.offset[k] / 256;
+    const int64_t upper = (upper_share * fp.share[k] + 127) >> 8;
+    if (fp.share[k] - upper) sample_level(tex, levels[l0], at, slice, at_k, fp.share[k] - upper, blended);
+    if (upper) sample_level(tex, levels[l1], at, slice, at_k, upper, blended);
+  }
+  return result_words(tex, blend(tex, blended), r);
 }
 
 }  // namespace
@@ -608,11 +735,14 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
+  if (at.mip == Lookup::Mip::Grad && tex.sampler.max_anisotropy > 1 &&
+      (at.geometry == Geometry::D1 || at.geometry == Geometry::D2 || at.geometry == Geometry::A2D))
+    if (const auto out = sample_anisotropic(tex, levels, at, slice, c, r)) return *out;
   // .base reads level 0 whatever the bias (the H100); the clamps still apply. A NaN lod reads as
   // 0, before the bias (the H100).
   const float asked = at.mip == Lookup::Mip::Base ? 0.0f : level_of(tex, base, at);
   float lod = at.mip == Lookup::Mip::Base ? 0.0f : (std::isnan(asked) ? 0.0f : asked) + tex.sampler.mipmap_level_bias;
-  Weighted blended;
+  Isotropic blended;
   if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1) {
     sample_level(tex, base, at, slice, c, 256, blended);
     return result_words(tex, blend(tex, blended), r);
