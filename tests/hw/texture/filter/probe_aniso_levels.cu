@@ -64,13 +64,7 @@ void record_level(uint32_t part, float anisotropy, const Texture& t,
   cudaMemcpy(v.data(), dout, n * 4, cudaMemcpyDeviceToHost);
   cudaFree(dl), cudaFree(dout);
   const float head[4] = {0, 0, 0, 0};
-  std::fwrite(&part, 4, 1, out_file);
-  std::fwrite(&anisotropy, 4, 1, out_file);
-  std::fwrite(head, 4, 4, out_file);
-  const uint32_t count = n;
-  std::fwrite(&count, 4, 1, out_file);
-  std::fwrite(v.data(), 4, n, out_file);
-  ++records;
+  write_record(part, anisotropy, head, v);
 }
 
 // Part 14's gradients (see above).

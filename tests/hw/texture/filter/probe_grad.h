@@ -65,6 +65,17 @@ Texture make(int size, int levels, bool linear, int anisotropy, Fill fill) {
 FILE* out_file;        // the output, opened by main
 uint32_t records = 0;  // written so far
 
+// One record: part, max anisotropy, head, then the count and the results.
+void write_record(uint32_t part, float anisotropy, const float head[4], const std::vector<float>& v) {
+  std::fwrite(&part, 4, 1, out_file);
+  std::fwrite(&anisotropy, 4, 1, out_file);
+  std::fwrite(head, 4, 4, out_file);
+  const uint32_t count = uint32_t(v.size());
+  std::fwrite(&count, 4, 1, out_file);
+  std::fwrite(v.data(), 4, v.size(), out_file);
+  ++records;
+}
+
 // Runs the lookups (texel coordinates and gradients of level 0) and writes one record.
 void record(uint32_t part, float anisotropy, const float head[4], const Texture& t, const std::vector<float4>& at,
             const std::vector<float4>& grad) {
@@ -83,11 +94,5 @@ void record(uint32_t part, float anisotropy, const float head[4], const Texture&
   std::vector<float> v(n);
   cudaMemcpy(v.data(), dout, n * 4, cudaMemcpyDeviceToHost);
   cudaFree(da), cudaFree(dg), cudaFree(dout);
-  std::fwrite(&part, 4, 1, out_file);
-  std::fwrite(&anisotropy, 4, 1, out_file);
-  std::fwrite(head, 4, 4, out_file);
-  const uint32_t count = n;
-  std::fwrite(&count, 4, 1, out_file);
-  std::fwrite(v.data(), 4, n, out_file);
-  ++records;
+  write_record(part, anisotropy, head, v);
 }
