@@ -172,6 +172,24 @@ TEST(Wgmma, WritingTheAccumulatorsBeforeTheWaitIsReported) {  // §9.7.15.7.3
       << r.error;
 }
 
+// Two chains interleaved, A1 B1 | A2: the write lands between the wait that retires A1 and B1
+// and the one that retires A2, which reads the accumulators that A1 left there. (The writer is in
+// warp 0, the first to wait: a wait of another warp would have landed A2 for the whole warpgroup
+// before the write, which ptxvm then misses.)
+TEST(Wgmma, WritingAccumulatorsAnInterleavedChainStillReadsIsReported) {  // §9.7.15.7.3
+  Harness h;
+  h.load(wgmma_kernel(std::string(kMma) + "setp.ne.u32 %p0, %r1, %r1;\n"
+                      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f5, %f6, %f7, %f8}, %rd1, %rd1, %p0, 1, 1, 0, 0;\n"
+                      "wgmma.commit_group.sync.aligned;\n" + kMma + "wgmma.commit_group.sync.aligned;\n"
+                      "bra.uni NEXT;\nNEXT:\nwgmma.wait_group.sync.aligned 1;\n"
+                      "setp.eq.u32 %p3, %r1, 6;\n@%p3 mov.f32 %f3, 0f00000000;\n"
+                      "wgmma.wait_group.sync.aligned 0;\n"));
+  const LaunchResult r = h.launch("k", {1}, {128}, {arg(h.buffer(std::vector<float>(128))), arg(uint64_t{0})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("accumulator 2 of warp 0 lane 6 was written after the wgmma.mma_async"), std::string::npos)
+      << r.error;
+}
+
 TEST(Wgmma, DescriptorsDifferingAcrossTheWarpgroupAreReported) {  // §9.7.15.5.2
   Harness h;
   h.load(wgmma_kernel("setp.eq.u32 %p3, %r1, 100;\n@%p3 add.u64 %rd1, %rd1, 8;\n" + std::string(kMma)));

@@ -483,7 +483,10 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
       mma->proxy_epoch = std::max(mma->proxy_epoch, w.proxy_fenced(mma->first_warp * 32 + t));
   mma->chain = &u.chains[w.index / 4];
   std::vector<Mma*>& in_flight = mma->chain->in_flight;
-  mma->chained = !in_flight.empty() && Chain::same_accumulators(*in_flight.back()->op, *in_flight.back()->plan, op, p);
+  // An earlier operation in flight on the same accumulators lands first and leaves them to this
+  // one (refresh), so their values now are never compared.
+  mma->chained = std::any_of(in_flight.begin(), in_flight.end(),
+                             [&](const Mma* e) { return Chain::same_accumulators(*e->op, *e->plan, op, p); });
   in_flight.push_back(mma.get());
   mma->snapshot();
   for (uint32_t i = 0; i < 4; ++i) {
