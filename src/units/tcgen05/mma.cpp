@@ -36,6 +36,7 @@
 //
 // The arithmetic is mma::gemm on the tcgen05 rows of the model (src/mma/arith.cpp: modelled on
 // public measurements, not recorded; no Blackwell GPU is at hand).
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <memory>
@@ -285,12 +286,17 @@ struct Mma {
     const unsigned g = geometry(t), v = value_bits(t);
     const auto& shared = cta.shared.bytes;
     const uint64_t mask = (uint64_t{1} << v) - 1;
-    for (unsigned mn = 0; mn < mns; ++mn)
-      for (unsigned k = 0; k < ks; ++k) {
+    // A 16-byte chunk holds 128 / g consecutive elements along the contiguous dimension (K, or MN
+    // when MN-major), their values packed from its first bit: read a chunk at a time.
+    const unsigned per_chunk = 128 / g, outers = k_major ? mns : ks, inners = k_major ? ks : mns;
+    for (unsigned outer = 0; outer < outers; ++outer)
+      for (unsigned inner = 0; inner < inners;) {
+        const unsigned mn = k_major ? outer : inner, k = k_major ? inner : outer;
         const uint64_t at = mma::element_bit_address(d, k_major, g, mn0 + mn, k);
         // the 16-byte chunk (a shared address, mem::cluster_shared_address: less the reserved
-        // KiB), the element in it
-        const uint64_t chunk = at / 128 * 16 - mem::kSharedReserved, bit = (at % 128) / g * v;
+        // KiB), the element's place in it and the elements from there to its end
+        const uint64_t chunk = at / 128 * 16 - mem::kSharedReserved;
+        const unsigned first = static_cast<unsigned>(at % 128) / g, count = std::min(per_chunk - first, inners - inner);
         if (chunk + 16 > shared.size())
           issuer->undefined(lane, "'" + op->text + "' reads shared address " + std::to_string(at / 128 * 16) +
                                       " through its matrix descriptor, outside the CTA's " +
@@ -299,9 +305,15 @@ struct Mma {
           issuer->async_proxy_read(lane, issuer->shared_base + chunk, 16, issue_pc, proxy_epoch);
         uint64_t word[2];
         std::memcpy(word, &shared[chunk], 16);
-        uint64_t x = word[bit / 64] >> (bit % 64);
-        if (bit % 64 + v > 64) x |= word[1] << (64 - bit % 64);
-        out[mn * mn_stride + k * k_stride] = x & mask;
+        uint64_t* to = &out[size_t{mn} * mn_stride + size_t{k} * k_stride];
+        const size_t step = k_major ? k_stride : mn_stride;
+        for (unsigned e = 0; e < count; ++e) {
+          const unsigned bit = (first + e) * v;
+          uint64_t x = word[bit / 64] >> (bit % 64);
+          if (bit % 64 + v > 64) x |= word[1] << (64 - bit % 64);
+          to[e * step] = x & mask;
+        }
+        inner += count;
       }
   }
 
@@ -376,7 +388,14 @@ struct Mma {
     for (unsigned x = 0; x < group; ++x) {
       exec::Cta& cta = *ctas[x];
       TensorMemory& t = cta.unit<TensorMemory>();
-      for (unsigned i = 0; i < m; ++i)
+      // Where D's columns do not split over lane groups, row i is a run of cells of one lane.
+      const bool runs = groups() == 1 && !t.shadow;
+      for (unsigned i = 0; i < m; ++i) {
+        if (runs) {
+          const uint32_t* row = &t.cell(lane_of(d_tmem) + place(i, 0).lane, column_of(d_tmem));
+          for (unsigned j = 0; j < n; ++j) c[size_t{i} * n + j] = !enable_d ? 0 : s.d == Type::F16 ? row[j] & 0xffff : row[j];
+          continue;
+        }
         for (unsigned j = 0; j < n; ++j) {
           const Place p = place(i, j);
           const uint32_t cell = t.cell(lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column);
@@ -385,6 +404,7 @@ struct Mma {
             d_reported = !t.check_read(*issuer, lane, issue_pc, lane_of(d_tmem) + p.lane, column_of(d_tmem) + p.column,
                                        "the accumulator D, read with enable-input-d true,", &issue);
         }
+      }
       // Lane group q computes D's columns [q N/g, (q+1) N/g) from the A rows and metadata it
       // holds; with A in shared memory and no metadata every group has the same A.
       const unsigned passes = plan->a_tmem || plan->sparse ? groups() : 1;
@@ -398,7 +418,14 @@ struct Mma {
         if (block_scaled(plan->kind)) compute_scaled(t, a, b, c, d);
         else compute(a, b, c, d);
         const unsigned j0 = passes == 1 ? 0 : q * n / passes, j1 = passes == 1 ? n : (q + 1) * n / passes;
-        for (unsigned i = 0; i < m; ++i)
+        for (unsigned i = 0; i < m; ++i) {
+          if (runs) {
+            const unsigned tl = lane_of(d_tmem) + place(i, 0).lane;
+            if ((disabled[x * 4 + tl / 32] >> (tl % 32)) & 1u) continue;  // disable-output-lane
+            uint32_t* row = &t.cell(tl, column_of(d_tmem));
+            for (unsigned j = j0; j < j1; ++j) row[j] = static_cast<uint32_t>(d[size_t{i} * n + j]);
+            continue;
+          }
           for (unsigned j = j0; j < j1; ++j) {
             const Place p = place(i, j);
             const unsigned tl = lane_of(d_tmem) + p.lane;
@@ -406,6 +433,7 @@ struct Mma {
             t.cell(tl, column_of(d_tmem) + p.column) = static_cast<uint32_t>(d[size_t{i} * n + j]);
             if (t.shadow) d_ordered &= t.order(*issuer, lane, issue, tl, column_of(d_tmem) + p.column, true, d_ordered);
           }
+        }
       }
       if (plan->ashift) shift_a(t);
     }
