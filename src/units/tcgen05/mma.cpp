@@ -307,13 +307,19 @@ struct Mma {
         std::memcpy(word, &shared[chunk], 16);
         uint64_t* to = &out[size_t{mn} * mn_stride + size_t{k} * k_stride];
         const size_t step = k_major ? k_stride : mn_stride;
+        inner += count;
+        if (v == 16) {  // f16, bf16: whole half-words
+          uint16_t halves[8];
+          std::memcpy(halves, word, sizeof halves);
+          for (unsigned e = 0; e < count; ++e) to[e * step] = halves[first + e];
+          continue;
+        }
         for (unsigned e = 0; e < count; ++e) {
           const unsigned bit = (first + e) * v;
           uint64_t x = word[bit / 64] >> (bit % 64);
           if (bit % 64 + v > 64) x |= word[1] << (64 - bit % 64);
           to[e * step] = x & mask;
         }
-        inner += count;
       }
   }
 
