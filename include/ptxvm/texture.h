@@ -48,6 +48,7 @@ struct TextureSampler {
   bool normalized_coordinates = false;  // CU_TRSF_NORMALIZED_COORDINATES
   bool srgb = false;                    // CU_TRSF_SRGB
   bool seamless_cubemap = false;        // CU_TRSF_SEAMLESS_CUBEMAP
+  bool exact_trilinear = false;         // CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION (sample.cpp, sharpened)
   std::array<float, 4> border_color{};
   uint32_t max_anisotropy = 0;
   float mipmap_level_bias = 0, min_mipmap_level_clamp = 0, max_mipmap_level_clamp = 0;

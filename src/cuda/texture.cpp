@@ -151,6 +151,7 @@ TextureSampler sampler_of(const CUDA_TEXTURE_DESC& t) {
   s.normalized_coordinates = t.flags & CU_TRSF_NORMALIZED_COORDINATES;
   s.srgb = t.flags & CU_TRSF_SRGB;
   s.seamless_cubemap = t.flags & CU_TRSF_SEAMLESS_CUBEMAP;
+  s.exact_trilinear = t.flags & CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION;
   for (unsigned i = 0; i < 4; ++i) s.border_color[i] = t.borderColor[i];
   s.max_anisotropy = t.maxAnisotropy;
   s.mipmap_level_bias = t.mipmapLevelBias;

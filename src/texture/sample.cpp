@@ -452,7 +452,10 @@ Texel blend(const Object& tex, const W& b) {
       const unsigned bits = 8 * channel_bytes(f);
       const long double full = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
       const long double unit = is_signed ? 32767.0L : 65535.0L;  // the 16-bit normalized value's
-      const long double q = std::floor(static_cast<long double>(raw_sum(c)) * unit / full / 256 + 0.5L);
+      int64_t exact = 0;  // in units of 1/b.unit
+      for (unsigned k = 0; k < b.n; ++k)
+        exact += (is_signed ? int64_t(int32_t(b.texel[k].i[c])) : int64_t(b.texel[k].i[c])) * b.weight[k];
+      const long double q = std::floor(static_cast<long double>(exact) * unit / full / b.unit + 0.5L);
       r.f[c] = std::max(float(double(q) / double(unit)), -1.0f);
     }
   }
@@ -544,8 +547,8 @@ uint32_t layer_of(const Lookup& at, const Image& base) {
 // aniso_phase.bin.xz's 1D footprints, all 1,715,456 lookups; aniso.bin.xz's axis-aligned 2D ones,
 // all of them). x is log2 of the anisotropy in 1/256 steps, at most log2 of the limit (16 at most):
 //  - w = 256 · 2^-(x mod 256 / 256) rounded (128 .. 256), an 8-bit 1/ratio;
-//  - below a ratio of 2, two samples of half the weight at ±(256 − w)/256 (rounded up to even
-//    1/256ths: 1 − 1/ratio) of a step from the centre;
+//  - below a ratio of 2, two samples of half the weight at ±(256 − w)/256 of a step from the centre
+//    (1 − 1/ratio), the offset rounded to 1/128 texel where the step is known (sample_anisotropic);
 //  - from 2 on, N samples one step apart, centred: the inner ones weigh a = w · 2^-(x div 256)
 //    (in 1024ths, cut; in 512ths while a is over a quarter), N the least even count with N a ≥ 1,
 //    the two end ones the rest, (1 − (N − 2) a) / 2 each (a ratio of 2.5 takes 4 samples of 26, 204,
@@ -562,7 +565,7 @@ Footprint major_axis_samples(int32_t x) {
   const int32_t whole = x >> 8;
   const int64_t w = int64_t(std::floor(256 * std::exp2(-double(x & 255) / 256) + 0.5));
   if (whole == 0) {
-    const int32_t d = int32_t(2 * ((257 - w) / 2));
+    const int32_t d = int32_t(256 - w);
     f.n = 2, f.bits = 9, f.offset[0] = -d, f.offset[1] = d, f.share[0] = f.share[1] = 256;
     return f;
   }
@@ -580,30 +583,76 @@ Footprint major_axis_samples(int32_t x) {
 }
 
 // With a max anisotropy over 1, the H200 sharpens the linear mip filter's level blend around whole
-// levels, isotropic gradients too (aniso.bin.xz part 5 and aniso_phase.bin.xz part 7: about 92% of
-// the lookups exact, the rest 1 or 2 steps off, where the level's last 1/256 is not ours): the
-// upper level's share of a level fraction f (1/256 steps) is 2f − 128 with a limit of 8 or 16,
-// 7f/4 − 95 with 4 and 3f/2 − 63 with 2, within 0 .. 256. Other limits are not measured.
-int64_t sharpened(int64_t f, uint32_t limit) {
-  const int64_t w = limit >= 8 ? 2 * f - 128 : limit >= 4 ? 7 * f / 4 - 95 : 3 * f / 2 - 63;
+// levels, for tex.grad (isotropic gradients too) and tex.level alike (aniso_levels.bin.xz part 15:
+// all 20,490 tex.level lookups, limits 1-8, 12, 16): the upper level's share of a level fraction f
+// (1/256 steps) is 2f − 128 with a limit of 8 to 16, 7f/4 − 95 (rounded half up) with 4 to 7, and
+// 3f/2 − 63 (cut) with 2 or 3, within 0 .. 256; a limit of 1 leaves f. This is the trilinear
+// optimization CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION turns off (`exact`): tests/hw/texture's
+// "exact trilinear" case differs in 224 fewer words with it off.
+int64_t sharpened(int64_t f, uint32_t limit, bool exact) {
+  if (limit < 2 || exact) return f;
+  const int64_t w = limit >= 8 ? 2 * f - 128 : limit >= 4 ? (7 * f + 2) / 4 - 95 : 3 * f / 2 - 63;
   return std::clamp<int64_t>(w, 0, 256);
 }
 
-// tex.grad with a max anisotropy over 1 in a 1D or 2D image or 2D array (aniso.bin.xz: every
-// axis-aligned footprint without levels, 304 linear and 152 point ones, exact; 273 of 456 of the
-// linear ones in all; tests/hw/texture: 1D and 2D words that differ 34% fewer than isotropically,
-// 1D arrays more, which stay isotropic, as 3D and cube maps do). The major axis is the longer
-// gradient by grad_length; the minor is |ddx x ddy| / major (0 in 1D, or for parallel gradients); the level of
-// detail log2(minor), at least log2(major / limit), in log2_steps' 1/256 steps, then biased and
-// clamped; the anisotropy log2(major) less that level (at least 0), at most log2(limit), so that
-// a texture without levels takes a minor axis under one texel as one texel and, past the limit,
-// keeps the limit's count one texel apart. Open (taken here as noted): the step along a major axis
-// off the axes, in 1/64 texel but not its rounded unit vector (at 26.6 degrees (57, 29) / 64 for
-// majors of 4, 8 and 16 texels, (57, 30) / 64 for 5 and 10; at 18.4 degrees (60, 21) / 64 for 4 and
-// 8; at 45 degrees (45, 45) / 64 throughout); the two samples' offsets below a ratio of 2 off the
-// axes; the spacing on levels above 0 (2^level texels here); how a sample splits its share
-// between two levels (corner_weights' z rule here). std::nullopt where the gradients give no
-// footprint (zero, infinite or NaN: the isotropic path then answers).
+// log2 of the limit as the H200's level of detail takes it, in 1/256 steps (aniso_levels.bin.xz part
+// 14, a major axis of A·s texels: 256 for limits 2 and 3, 512 for 4 and 5, 656 for 6 and 7, 768 for 8,
+// 912 for 12, 1024 for 16): the limit made even, its log2 cut to 1/16. Limits 9-11 and 13-15 follow
+// that reading unmeasured, as does the cap on the sample count (measured with limits 4 and 16 only).
+int32_t limit_steps(uint32_t limit) {
+  static constexpr int32_t kSteps[17] = {0, 0, 256, 256, 512, 512, 656, 656, 768, 768, 848, 848, 912, 912, 960, 960, 1024};
+  return kSteps[std::min<uint32_t>(limit, 16)];
+}
+
+// The direction of the steps along a major axis v, in 1/64 texel (aniso_step.bin.xz part 10: the
+// step fits every one of the 750 footprints at every 1/512 turn): each component keeps 3 bits below
+// the longer one's leading bit (cut, then the middle of that interval; under a quarter of it, 0),
+// the pair is made unit length and each component rounded to 1/64. At 26.6 degrees a major axis of
+// 4 texels steps (57, 29)/64, one of 5 texels (57, 30)/64.
+std::array<double, 2> step_direction(float vx, float vy) {
+  const double ax = std::fabs(double(vx)), ay = std::fabs(double(vy));
+  int e;
+  std::frexp(std::max(ax, ay), &e);
+  const double q = std::ldexp(1.0, e - 4);
+  auto middle = [q](double c) { return c < q / 4 ? 0.0 : (std::floor(c / q) + 0.5) * q; };
+  const double mx = middle(ax), my = middle(ay), n = std::hypot(mx, my);
+  return {std::copysign(std::floor(64 * mx / n + 0.5), double(vx)) / 64,
+          std::copysign(std::floor(64 * my / n + 0.5), double(vy)) / 64};
+}
+
+// The area |ddx × ddy| as the anisotropic level of detail takes it (aniso_step.bin.xz part 10, whose
+// areas lie on kLog2's steps: 749 of 750 footprints; part 14: 95% of the minor-driven levels): the
+// components cut to 10 significant bits (as grad_length does), the area rounded to 10.
+double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
+  auto cut = [](double x, bool round) {
+    if (x == 0 || !std::isfinite(x)) return x;
+    int e;
+    const double m = std::frexp(std::fabs(x), &e);
+    return std::copysign(std::ldexp(std::floor(m * 1024 + (round ? 0.5 : 0)) / 1024, e), x);
+  };
+  const double a = cut(ddx[0], false) * cut(ddy[1], false) - cut(ddx[1], false) * cut(ddy[0], false);
+  return cut(std::fabs(a), true);
+}
+
+// tex.grad with a max anisotropy over 1 in a 1D or 2D image or 2D array (aniso.bin.xz parts 1 and 2:
+// all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of 750, the other one 1/256 off in
+// the ratio; tests/hw/texture: 1D arrays stay isotropic, as 3D and cube maps do). The major axis is
+// the longer gradient by grad_length; log2 of the minor is log2(area) − log2(major) (footprint_area;
+// 0 in 1D), the level of detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256
+// steps, then biased and clamped; the anisotropy log2(major) less that level (at least 0), at most
+// limit_steps, so that a texture without levels takes a minor axis under one texel as one texel and,
+// past the limit, keeps the limit's count one texel apart. The samples step along step_direction.
+// On levels (aniso_levels.bin.xz parts 11-13, along x; 98 of 134 footprints exact): the lower level
+// l0 spaces its samples 2^l0 · s texels apart, s = 2^(u/256) rounded to 1/256 then cut to 1/64, u the
+// sharpened upper share (every footprint on the lower level exact but 3); with u = 256 the samples
+// sit on the upper level one of its texels apart. Open (taken here as noted): the upper level's
+// footprint while 0 < u < 256 (here one of its own, one of its texels apart, its count from
+// log2(major) less max(log2(minor), l0 + 1): right for one record checked by hand, wrong in the
+// rest); each sample's share of a level where u · share is not a whole 1024th (rounded half up here;
+// the H200 alternates 57, 56 of 1024 on level 0 with u = 30); the two samples below a ratio of 2 on
+// levels above 0; whether the bias and the level clamps change the ratio.
+// std::nullopt where the gradients give no footprint (zero, infinite or NaN: the isotropic path then
+// answers).
 std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, const std::vector<Image>& levels,
                                                           const Lookup& at, uint32_t slice,
                                                           const std::array<double, 3>& c, Result r) {
@@ -613,42 +662,55 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   const float ddx[3] = {at.ddx[0] * size[0], at.ddx[1] * size[1], 0};
   const float ddy[3] = {at.ddy[0] * size[0], at.ddy[1] * size[1], 0};
   const float lx = grad_length(ddx), ly = grad_length(ddy), major = std::max(lx, ly);
-  const double area = std::fabs(double(ddx[0]) * ddy[1] - double(ddx[1]) * ddy[0]);
+  const double area = footprint_area(ddx, ddy);
   if (!(major > 0) || !std::isfinite(major) || !(area >= 0) || !std::isfinite(area)) return std::nullopt;
   const uint32_t limit = std::min<uint32_t>(tex.sampler.max_anisotropy, 16);
-  const int32_t log_limit = int32_t(std::lround(256 * std::log2(double(limit))));
+  const int32_t log_limit = limit_steps(limit);
   const int32_t log_major = log2_steps(major);
-  const float minor = float(area / major);
-  const int32_t log_minor = minor > 0 ? log2_steps(minor) : INT32_MIN / 2;
+  const int32_t log_minor = area > 0 ? log2_steps(float(area)) - log_major : INT32_MIN / 2;
   const bool mipmapped = tex.resource.kind == TextureResource::Kind::MipmappedArray && levels.size() > 1;
   const int32_t asked = std::max(log_minor, log_major - log_limit);
   float lod = float(asked) / 256 + tex.sampler.mipmap_level_bias;
   if (mipmapped) lod = std::max(std::min(lod, tex.sampler.max_mipmap_level_clamp), tex.sampler.min_mipmap_level_clamp);
   lod = std::clamp(lod, 0.0f, mipmapped ? float(levels.size() - 1) : 0.0f);
   const int32_t lod_steps = int32_t(std::floor(lod * 256));
-  // The ratio counts a minor axis under one texel as one; whether the bias and the level clamps
-  // change it is not measured.
-  const Footprint fp = major_axis_samples(std::min(log_major - std::max(asked, 0), log_limit));
-  const float* v = lx >= ly ? ddx : ddy;
-  const double length = std::hypot(double(v[0]), double(v[1])), spacing = std::exp2(lod_steps / 256.0);
-  const double step[2] = {std::nearbyint(64 * v[0] / length) / 64 * spacing / size[0],
-                          std::nearbyint(64 * v[1] / length) / 64 * spacing / size[1]};
   size_t l0 = 0, l1 = 0;
   int64_t upper_share = 0;  // the upper level's, in 256ths
   if (mipmapped && tex.sampler.mipmap_filter == FilterMode::Linear && returns_float(tex)) {
     l0 = size_t(lod_steps >> 8), l1 = std::min(l0 + 1, levels.size() - 1);
-    upper_share = sharpened(lod_steps & 255, limit);
+    upper_share = l1 > l0 ? sharpened(lod_steps & 255, limit, tex.sampler.exact_trilinear) : 0;
   } else if (mipmapped) {
     l0 = l1 = size_t(std::floor(lod + 0.5f));
   }
+  const float* v = lx >= ly ? ddx : ddy;
+  const std::array<double, 2> direction = step_direction(v[0], v[1]);
   Anisotropic blended;
-  blended.unit = int64_t{1} << fp.bits;
-  for (unsigned k = 0; k < fp.n; ++k) {
-    std::array<double, 3> at_k = c;
-    at_k[0] += step[0] * fp.offset[k] / 256, at_k[1] += step[1] * fp.offset[k] / 256;
-    const int64_t upper = (upper_share * fp.share[k] + 127) >> 8;
-    if (fp.share[k] - upper) sample_level(tex, levels[l0], at, slice, at_k, fp.share[k] - upper, blended);
-    if (upper) sample_level(tex, levels[l1], at, slice, at_k, upper, blended);
+  blended.unit = 1024;
+  // One level's samples: log2 of their ratio x, `spacing` level-0 texels apart, `share` 256ths of
+  // the weight. Two samples (a ratio under 2) sit ±d/256 of a step out, rounded to 1/128 texel (part
+  // 10: 219 of 225 footprints, the rest 1/256 off in the ratio).
+  auto take = [&](size_t level, int32_t x, double spacing, int64_t share) {
+    const Footprint fp = major_axis_samples(x);
+    for (unsigned k = 0; k < fp.n; ++k) {
+      std::array<double, 3> at_k = c;
+      for (unsigned d = 0; d < 2; ++d) {
+        double offset = direction[d] * spacing * fp.offset[k] / 256;
+        if (fp.n == 2) offset = std::copysign(std::floor(std::fabs(offset) * 128 + 0.5) / 128, offset);
+        at_k[d] += offset / size[d];
+      }
+      const int64_t t = ((fp.share[k] << (10 - fp.bits)) * share + 128) >> 8;
+      if (t) sample_level(tex, levels[level], at, slice, at_k, t, blended);
+    }
+  };
+  const int32_t ratio = std::min(log_major - std::max(asked, 0), log_limit);
+  if (upper_share == 256) {  // all on the upper level: its texels apart (parts 12, 13)
+    take(l1, ratio, std::ldexp(1.0, int(l1)), 256);
+  } else {
+    const double stretch = std::floor(std::floor(256 * std::exp2(double(upper_share) / 256) + 0.5) / 4) / 64;
+    take(l0, ratio, std::ldexp(stretch, int(l0)), 256 - upper_share);
+    if (upper_share)
+      take(l1, std::min(log_major - std::max(log_minor, int32_t(256 * l1)), log_limit), std::ldexp(1.0, int(l1)),
+           upper_share);
   }
   return result_words(tex, blend(tex, blended), r);
 }
@@ -758,7 +820,10 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   // share is the lod's fraction truncated to 1/256, and each level's texels split their share as
   // corner_weights does (the H100).
   const size_t l0 = size_t(std::floor(lod)), l1 = std::min(l0 + 1, levels.size() - 1);
-  const int64_t w = int64_t(std::floor((lod - std::floor(lod)) * 256));
+  int64_t w = int64_t(std::floor((lod - std::floor(lod)) * 256));
+  // tex.level with a max anisotropy over 1 sharpens the blend as tex.grad does (part 15, all 20,490
+  // lookups); tex.grad's isotropic path (3D, cube, 1D arrays) is not measured and keeps it plain.
+  if (at.mip == Lookup::Mip::Level && tex.sampler.max_anisotropy > 1) w = sharpened(w, tex.sampler.max_anisotropy, tex.sampler.exact_trilinear);
   sample_level(tex, levels[l0], at, slice, c, 256 - w, blended);
   sample_level(tex, levels[l1], at, slice, c, w, blended);
   return result_words(tex, blend(tex, blended), r);

@@ -51,6 +51,7 @@ TextureSampler sampler_of(const hw::Sampler& s) {
   t.normalized_coordinates = s.flags & hw::kNormalized;
   t.srgb = s.flags & hw::kSrgb;
   t.seamless_cubemap = s.flags & hw::kSeamlessCubemap;
+  t.exact_trilinear = s.flags & hw::kNoTrilinearOptimization;
   for (unsigned i = 0; i < 4; ++i) t.border_color[i] = std::bit_cast<float>(s.border[i]);
   t.max_anisotropy = s.max_anisotropy;
   t.mipmap_level_bias = s.level_bias;

@@ -216,7 +216,7 @@ void texture_at(const json& j, const std::string& path, bool surface, ArgSpec& a
   if (!surface)
     for (const char* k : {"mipmaps", "address_mode", "filter", "mipmap_filter", "read_mode", "normalized_coords", "srgb",
                           "border_color", "max_anisotropy", "mipmap_level_bias", "min_mipmap_level_clamp",
-                          "max_mipmap_level_clamp", "seamless_cubemap"})
+                          "max_mipmap_level_clamp", "seamless_cubemap", "exact_trilinear"})
       keys.push_back(k);
   only_keys(j, path, keys);
   if (!j.contains("buffer")) throw ManifestError(path + ": missing 'buffer'");
@@ -256,6 +256,7 @@ void texture_at(const json& j, const std::string& path, bool surface, ArgSpec& a
   if (j.contains("normalized_coords")) s.normalized_coordinates = bool_at(j["normalized_coords"], path + ".normalized_coords");
   if (j.contains("srgb")) s.srgb = bool_at(j["srgb"], path + ".srgb");
   if (j.contains("seamless_cubemap")) s.seamless_cubemap = bool_at(j["seamless_cubemap"], path + ".seamless_cubemap");
+  if (j.contains("exact_trilinear")) s.exact_trilinear = bool_at(j["exact_trilinear"], path + ".exact_trilinear");
   if (j.contains("border_color")) {
     const json& c = j["border_color"];
     if (!c.is_array() || c.size() != 4) fail(path + ".border_color", "an array of 4 numbers (r, g, b, a)", c);
