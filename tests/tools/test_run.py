@@ -292,3 +292,12 @@ def test_texture_and_surface_arguments(tmp):
                   "args": [{"texture": {"buffer": "img.npy", "channels": 2}},
                            {"surface": {"buffer": "surf.npy"}}, {"buffer": "out.npy"}]})
     assert r.returncode == 1 and "args[0].texture: the array's last axis must hold the 2 channels" in r.stderr
+    # The sampler flags: exact_trilinear (CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION) takes a boolean.
+    args = lambda flag: [{"texture": {"buffer": "img.npy", "filter": "linear", "address_mode": ["clamp"],
+                                      "max_anisotropy": 16, "exact_trilinear": flag}},
+                         {"surface": {"buffer": "surf.npy"}}, {"buffer": "out.npy", "output": "out.npy"}]
+    r = run(tmp, {"ptx": "tex.ptx", "kernel": "sample", "grid": [1], "block": [4], "args": args(True)})
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(np.load(tmp / "out" / "out.npy"), want)
+    r = run(tmp, {"ptx": "tex.ptx", "kernel": "sample", "grid": [1], "block": [4], "args": args("yes")})
+    assert r.returncode == 1 and "args[0].texture.exact_trilinear: expected true or false" in r.stderr
