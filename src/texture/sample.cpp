@@ -636,8 +636,8 @@ double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
 
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image or 2D array (aniso.bin.xz parts 1 and 2:
 // all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of 750, the other one 1/256 off in
-// the ratio; tests/hw/texture: 1D arrays stay isotropic, as 3D and cube maps do). The major axis is
-// the longer gradient by grad_length; log2 of the minor is log2(area) − log2(major) (footprint_area;
+// the ratio; tests/hw/texture: the H100 filters 1D arrays and 3D images isotropically, and ptxvm cube
+// maps too). The major axis is the longer gradient by grad_length; log2 of the minor is log2(area) − log2(major) (footprint_area;
 // 0 in 1D), the level of detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256
 // steps, then biased and clamped; the anisotropy log2(major) less that level (at least 0), at most
 // limit_steps, so that a texture without levels takes a minor axis under one texel as one texel and,
@@ -821,9 +821,12 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
   // corner_weights does (the H100).
   const size_t l0 = size_t(std::floor(lod)), l1 = std::min(l0 + 1, levels.size() - 1);
   int64_t w = int64_t(std::floor((lod - std::floor(lod)) * 256));
-  // tex.level with a max anisotropy over 1 sharpens the blend as tex.grad does (part 15, all 20,490
-  // lookups); tex.grad's isotropic path (3D, cube, 1D arrays) is not measured and keeps it plain.
-  if (at.mip == Lookup::Mip::Level && tex.sampler.max_anisotropy > 1) w = sharpened(w, tex.sampler.max_anisotropy, tex.sampler.exact_trilinear);
+  // With a max anisotropy over 1 the trilinear optimization sharpens the blend here too: for
+  // tex.level (filter probes part 15, all 20,490 lookups) and for the tex.grad lookups that the
+  // H100 filters isotropically, 3D images and 1D arrays (tests/hw/texture: 1,110 and 497 words
+  // differed without it, 8 and 7 with it; cube maps move little).
+  if (at.mip != Lookup::Mip::Base && tex.sampler.max_anisotropy > 1)
+    w = sharpened(w, tex.sampler.max_anisotropy, tex.sampler.exact_trilinear);
   sample_level(tex, levels[l0], at, slice, c, 256 - w, blended);
   sample_level(tex, levels[l1], at, slice, c, w, blended);
   return result_words(tex, blend(tex, blended), r);
