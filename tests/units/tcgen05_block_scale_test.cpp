@@ -123,10 +123,7 @@ TEST_P(Tcgen05BlockScale, MatchesTheExactScaledProduct) {  // §9.7.16.10.7
                     " [%r8], %rd6, %rd7, %r15, [%r17], [%r18], %p6;"));
   const uint64_t dimg = h.buffer(words), dsf = h.buffer(sf),
                  out = h.buffer(std::vector<uint32_t>(size_t{128} * c.n, 0xdeadbeef));
-  LaunchConfig cfg;
-  cfg.grid = {1};
-  cfg.block = {128};
-  cfg.step_limit = 10'000'000;
+  const LaunchConfig cfg = image_gemm_config();
   const LaunchResult r = h.module->launch(
       "gemm", cfg,
       {arg(dimg), arg(static_cast<uint32_t>(words.size())), arg(sdesc(0, alb, asb, c.swz)),

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "ptxvm/ptxvm.h"
+
 namespace ptxvm::test {
 
 // `gemm`, 128 threads. Warp 0 allocates all 512 columns; the CTA copies `img` into shared
@@ -149,6 +151,15 @@ LD:
   ret;
 }
 )";
+}
+
+// The launch image_gemm's kernel takes: one CTA of 128 threads.
+inline LaunchConfig image_gemm_config(uint64_t step_limit = 10'000'000) {
+  LaunchConfig cfg;
+  cfg.grid = {1};
+  cfg.block = {128};
+  cfg.step_limit = step_limit;
+  return cfg;
 }
 
 }  // namespace ptxvm::test

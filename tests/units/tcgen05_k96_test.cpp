@@ -112,10 +112,7 @@ Outcome run(const Case& c) {
                     c.target));
   const uint64_t dimg = h.buffer(words), dsf = h.buffer(sf),
                  out = h.buffer(std::vector<uint32_t>(size_t{128} * c.n, 0xdeadbeef));
-  LaunchConfig cfg;
-  cfg.grid = {1};
-  cfg.block = {128};
-  cfg.step_limit = 10'000'000;
+  const LaunchConfig cfg = image_gemm_config();
   const LaunchResult r = h.module->launch(
       "gemm", cfg,
       {arg(dimg), arg(static_cast<uint32_t>(words.size())), arg(desc(0, 16384, c.a_column)),

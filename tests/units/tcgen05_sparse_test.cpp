@@ -140,10 +140,7 @@ TEST_P(Tcgen05Sparse, MatchesTheExpandedProduct) {  // §9.7.16.10.8
   h.load(image_gemm(c.mma));
   const uint64_t dimg = h.buffer(words), dtmem = h.buffer(tmem),
                  out = h.buffer(std::vector<uint32_t>(size_t{128} * c.n, 0xdeadbeef));
-  LaunchConfig cfg;
-  cfg.grid = {1};
-  cfg.block = {128};
-  cfg.step_limit = 10'000'000;
+  const LaunchConfig cfg = image_gemm_config();
   const uint64_t astep = k_step(true, Swz::None, ebits, alb, asb), bstep = 2 * k_step(true, Swz::None, ebits, blb, bsb);
   const LaunchResult r = h.module->launch(
       "gemm", cfg,
@@ -189,10 +186,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Tcgen05SparseRules, MeaninglessMetadataIsReported) {
   Harness h;
   h.load(image_gemm("tcgen05.mma.sp.cta_group::1.kind::f16 [%r8], %rd6, %rd7, [%r19], %r15, %p6;"));
-  LaunchConfig cfg;
-  cfg.grid = {1};
-  cfg.block = {128};
-  cfg.step_limit = 1'000'000;
+  const LaunchConfig cfg = image_gemm_config(1'000'000);
   const uint64_t img = h.buffer(std::vector<uint32_t>(16, 0)), tmem = h.buffer(std::vector<uint32_t>(128 * 4, 0)),
                  out = h.buffer(std::vector<uint32_t>(128 * 32, 0));
   const uint32_t idesc = 1u << 2 | 1u << 4 | (32u >> 3) << 17 | (128u >> 4) << 24;

@@ -108,10 +108,7 @@ TEST_P(Tcgen05Gemm, MatchesTheExactProduct) {  // §9.7.16.10.9.1
   const unsigned ncols = c.n;
   const uint64_t dimg = h.buffer(words), out = h.buffer(std::vector<uint32_t>(size_t{128} * ncols, 0xdeadbeef)),
                  dtmem = h.buffer(tmem_a);
-  LaunchConfig cfg;
-  cfg.grid = {1};
-  cfg.block = {128};
-  cfg.step_limit = 10'000'000;
+  const LaunchConfig cfg = image_gemm_config();
   const LaunchResult r = h.module->launch(
       "gemm", cfg,
       {arg(dimg), arg(static_cast<uint32_t>(words.size())), arg(sdesc(0, alb, asb, c.swz)),
