@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "numeric/cvt_float.h"
 #include "texture/level_of_detail.h"
@@ -327,7 +329,10 @@ struct Weighted {
   std::array<uint8_t, N> quad;
   unsigned n = 0, quads = 0;
   int64_t unit = 256;
-  void add(const Texel& t, int64_t w, unsigned in_quad) { texel[n] = t, weight[n] = w, quad[n++] = uint8_t(in_quad); }
+  void add(const Texel& t, int64_t w, unsigned in_quad) {
+    if (n == N) throw std::logic_error("a texture footprint of more than " + std::to_string(N) + " texels");
+    texel[n] = t, weight[n] = w, quad[n++] = uint8_t(in_quad);
+  }
 };
 using Isotropic = Weighted<16>;
 using Anisotropic = Weighted<128>;
