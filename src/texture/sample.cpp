@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include "numeric/cvt_float.h"
@@ -330,7 +329,9 @@ struct Weighted {
   unsigned n = 0, quads = 0;
   int64_t unit = 256;
   void add(const Texel& t, int64_t w, unsigned in_quad) {
-    if (n == N) throw std::logic_error("a texture footprint of more than " + std::to_string(N) + " texels");
+    if (n == N)  // not reached by the footprints above; reported, never written past the array
+      throw mem::GuestFault{mem::GuestFault::Kind::Unsupported, mem::Space::Generic, 0, 0,
+                            "unsupported: a texture footprint of more than " + std::to_string(N) + " texels"};
     texel[n] = t, weight[n] = w, quad[n++] = uint8_t(in_quad);
   }
 };
