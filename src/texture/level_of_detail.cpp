@@ -37,13 +37,13 @@ constexpr uint16_t kLog2[256] = {
     245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
 };
 
+}  // namespace
+
 float significant(float x) {
   int e;
   const float m = std::frexp(std::fabs(x), &e);
   return std::ldexp(std::floor(m * 1024) / 1024, e);
 }
-
-}  // namespace
 
 float grad_length(const float (&v)[3]) {
   float c[3] = {significant(v[0]), significant(v[1]), significant(v[2])};

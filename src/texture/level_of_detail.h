@@ -9,8 +9,10 @@ namespace ptxvm::texture {
 // Gradients in texels (the components an image lacks are zero); -infinity when both are zero.
 float grad_level(const float (&ddx)[3], const float (&ddy)[3]);
 
-// The pieces of grad_level that anisotropic filtering reuses (sample.cpp): a gradient's length as the
-// H200 measures it, and log2 of a positive length in 1/256 steps (exponent and table).
+// The pieces of grad_level that anisotropic filtering reuses (sample.cpp): |x| cut to the 10
+// significant bits the H200 keeps of a gradient component, a gradient's length as it measures it,
+// and log2 of a positive length in 1/256 steps (exponent and table).
+float significant(float x);
 float grad_length(const float (&v)[3]);
 int32_t log2_steps(float length);
 

@@ -429,10 +429,14 @@ Texel blend(const Object& tex, const W& b) {
   if (b.n == 1 && b.weight[0] == b.unit) return b.texel[0];
   const ChannelFormat f = tex.resource.format;
   const bool is_signed = f == ChannelFormat::S8 || f == ChannelFormat::S16 || f == ChannelFormat::S32;
-  auto raw_sum = [&](unsigned c) {  // the weighted sum of the raw integers, in 256ths
+  auto exact_sum = [&](unsigned c) {  // the weighted sum of the raw integers, in units of 1/b.unit
     int64_t sum = 0;
     for (unsigned k = 0; k < b.n; ++k)
       sum += (is_signed ? int64_t(int32_t(b.texel[k].i[c])) : int64_t(b.texel[k].i[c])) * b.weight[k];
+    return sum;
+  };
+  auto raw_sum = [&](unsigned c) {  // the same in 256ths
+    const int64_t sum = exact_sum(c);
     return b.unit == 256 ? sum : floor_div(sum * 256 + b.unit / 2, b.unit);
   };
   Texel r;
@@ -459,10 +463,7 @@ Texel blend(const Object& tex, const W& b) {
       const unsigned bits = 8 * channel_bytes(f);
       const long double full = is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
       const long double unit = is_signed ? 32767.0L : 65535.0L;  // the 16-bit normalized value's
-      int64_t exact = 0;  // in units of 1/b.unit
-      for (unsigned k = 0; k < b.n; ++k)
-        exact += (is_signed ? int64_t(int32_t(b.texel[k].i[c])) : int64_t(b.texel[k].i[c])) * b.weight[k];
-      const long double q = std::floor(static_cast<long double>(exact) * unit / full / b.unit + 0.5L);
+      const long double q = std::floor(static_cast<long double>(exact_sum(c)) * unit / full / b.unit + 0.5L);
       r.f[c] = std::max(float(double(q) / double(unit)), -1.0f);
     }
   }
@@ -631,21 +632,19 @@ std::array<double, 2> step_direction(float vx, float vy) {
 // areas lie on kLog2's steps: 749 of 750 footprints; part 14: 95% of the minor-driven levels): the
 // components cut to 10 significant bits (as grad_length does), the area rounded to 10.
 double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
-  auto cut = [](double x, bool round) {
-    if (x == 0 || !std::isfinite(x)) return x;
-    int e;
-    const double m = std::frexp(std::fabs(x), &e);
-    return std::copysign(std::ldexp(std::floor(m * 1024 + (round ? 0.5 : 0)) / 1024, e), x);
-  };
-  const double a = cut(ddx[0], false) * cut(ddy[1], false) - cut(ddx[1], false) * cut(ddy[0], false);
-  return cut(std::fabs(a), true);
+  auto component = [](float x) { return double(std::copysign(significant(x), x)); };
+  const double a = std::fabs(component(ddx[0]) * component(ddy[1]) - component(ddx[1]) * component(ddy[0]));
+  if (a == 0 || !std::isfinite(a)) return a;
+  int e;
+  const double m = std::frexp(a, &e);
+  return std::ldexp(std::floor(m * 1024 + 0.5) / 1024, e);
 }
 
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image or 2D array (aniso.bin.xz parts 1 and 2:
 // all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of 750, the other one 1/256 off in
 // the ratio; tests/hw/texture: the H100 filters 1D arrays and 3D images isotropically, and ptxvm cube
-// maps too). The major axis is the longer gradient by grad_length; log2 of the minor is log2(area) − log2(major) (footprint_area;
-// 0 in 1D), the level of detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256
+// maps too). The major axis is the longer gradient by grad_length; log2 of the minor is log2(area)
+// − log2(major) (footprint_area; 0 in 1D), the level of detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256
 // steps, then biased and clamped; the anisotropy log2(major) less that level (at least 0), at most
 // limit_steps, so that a texture without levels takes a minor axis under one texel as one texel and,
 // past the limit, keeps the limit's count one texel apart. The samples step along step_direction.
