@@ -4,7 +4,10 @@
 //  - a vector's length is max + 1409/4096 mid + 1/4 min of its components' magnitudes (in 2D, max
 //    + 1409/4096 min);
 //  - the footprint is the longer of the two gradients' lengths and 11/16 of the longer of their
-//    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not);
+//    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not), the
+//    sum and difference of the components cut to 10 bits (lod.txt: 57 of 1,391 two-gradient
+//    lookups missed, against 72 summing the components whole; cube_grad.bin.xz: 89 of 4,320
+//    against 152);
 //  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps.
 #include "texture/level_of_detail.h"
 
@@ -58,11 +61,19 @@ int32_t log2_steps(float length) {
   return 256 * (e - 1) + int32_t(kLog2[f]);
 }
 
-float grad_level(const float (&ddx)[3], const float (&ddy)[3]) {
+float footprint_length(const float (&ddx)[3], const float (&ddy)[3], bool across) {
+  const float longer = std::max(grad_length(ddx), grad_length(ddy));
+  if (!across) return longer;
   float sum[3], difference[3];
-  for (int i = 0; i < 3; ++i) sum[i] = ddx[i] + ddy[i], difference[i] = ddx[i] - ddy[i];
-  const float across = std::max(grad_length(sum), grad_length(difference));
-  const float footprint = std::max({grad_length(ddx), grad_length(ddy), across * (11.0f / 16)});
+  for (int i = 0; i < 3; ++i) {
+    const float x = std::copysign(significant(ddx[i]), ddx[i]), y = std::copysign(significant(ddy[i]), ddy[i]);
+    sum[i] = x + y, difference[i] = x - y;
+  }
+  return std::max(longer, std::max(grad_length(sum), grad_length(difference)) * (11.0f / 16));
+}
+
+float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across) {
+  const float footprint = footprint_length(ddx, ddy, across);
   if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
   if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
   return float(log2_steps(footprint)) / 256;

@@ -7,7 +7,13 @@
 namespace ptxvm::texture {
 
 // Gradients in texels (the components an image lacks are zero); -infinity when both are zero.
-float grad_level(const float (&ddx)[3], const float (&ddy)[3]);
+// across = false leaves out the sum and difference of the gradients (a cube lookup whose gradients
+// cross a face's edge).
+float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
+
+// The length whose log2 grad_level takes: the longer gradient or, with `across`, 11/16 of the
+// longer of their sum and difference where that is longer. Anisotropic filtering's major axis.
+float footprint_length(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
 // The pieces of grad_level that anisotropic filtering reuses (sample.cpp): |x| cut to the 10
 // significant bits the H200 keeps of a gradient component, a gradient's length as it measures it,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "numeric/cvt_float.h"
+#include "texture/cube.h"
 #include "texture/level_of_detail.h"
 
 namespace ptxvm::texture {
@@ -167,30 +168,6 @@ int64_t address(int64_t i, int64_t n, AddressMode m) {
   case AddressMode::Border: return i < 0 || i >= n ? -1 : i;
   }
   return -1;
-}
-
-// A cube direction's face and its (s, t) in [0, 1] (CUDA Programming Guide, "Cubemap Textures").
-struct Face {
-  uint32_t face;
-  double s, t;  // exact from the f32 quotient: a direction just off a texel edge stays on its side (the H100)
-};
-// NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
-// centre of face +z (the H100); subnormal components count as they are.
-Face cube_face(float x, float y, float z) {
-  for (float* c : {&x, &y, &z})
-    if (std::isnan(*c)) *c = 0;
-  if (std::isinf(x) || std::isinf(y) || std::isinf(z) || (x == 0 && y == 0 && z == 0)) return {4, 0.5f, 0.5f};
-  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
-  float sc, tc, ma;
-  uint32_t face;
-  if (az >= ax && az >= ay) {  // ties go to z, then to y (the H100)
-    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
-  } else if (ay >= ax) {
-    face = y >= 0 ? 2 : 3, ma = ay, sc = x, tc = y >= 0 ? z : -z;
-  } else {
-    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
-  }
-  return {face, (double(sc / ma) + 1) * 0.5, (double(tc / ma) + 1) * 0.5};
 }
 
 struct Sampled {
@@ -476,23 +453,16 @@ float level_of(const Object& tex, const Image& base, const Lookup& at) {
   if (at.mip == Lookup::Mip::Base) return 0;
   const unsigned n = coordinate_count(at.geometry);
   const double size[3] = {double(base.width), double(base.height), double(base.depth)};
-  if (at.geometry != Geometry::Cube && at.geometry != Geometry::ACube) {  // the H200's rule (level_of_detail.h)
-    float ddx[3] = {}, ddy[3] = {};
-    for (unsigned d = 0; d < n; ++d) {
-      const float sx = tex.sampler.normalized_coordinates ? float(size[d]) : 1.0f;
-      ddx[d] = at.ddx[d] * sx, ddy[d] = at.ddy[d] * sx;
-    }
-    return grad_level(ddx, ddy);
+  if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
+    const FaceGradients g = face_gradients(at.f, at.ddx, at.ddy, base.width);
+    return grad_level(g.ddx, g.ddy, !g.crosses_edge);
   }
-  double lx = 0, ly = 0;
+  float ddx[3] = {}, ddy[3] = {};  // the H200's rule (level_of_detail.h)
   for (unsigned d = 0; d < n; ++d) {
-    const double sx = tex.sampler.normalized_coordinates ? size[d] : 1.0;
-    lx += std::pow(at.ddx[d] * sx, 2);
-    ly += std::pow(at.ddy[d] * sx, 2);
+    const float sx = tex.sampler.normalized_coordinates ? float(size[d]) : 1.0f;
+    ddx[d] = at.ddx[d] * sx, ddy[d] = at.ddy[d] * sx;
   }
-  // Cube maps: log2 of the longer gradient in texels, rounded up to 1/256 (the H100's isotropic
-  // levels along an axis; the rule off the axes is not recorded yet).
-  return float(std::ceil(0.5 * std::log2(std::max(lx, ly)) * 256) / 256);
+  return grad_level(ddx, ddy);
 }
 
 std::array<uint32_t, 4> result_words(const Object& tex, const Texel& t, Result r) {
@@ -640,34 +610,44 @@ double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
   return std::ldexp(std::floor(m * 1024 + 0.5) / 1024, e);
 }
 
-// tex.grad with a max anisotropy over 1 in a 1D or 2D image or 2D array (aniso.bin.xz parts 1 and 2:
-// all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of 750, the other one 1/256 off in
-// the ratio; tests/hw/texture: the H100 filters 1D arrays and 3D images isotropically, and ptxvm cube
-// maps too). The major axis is the longer gradient by grad_length; log2 of the minor is log2(area)
-// − log2(major) (footprint_area; 0 in 1D), the level of detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256
-// steps, then biased and clamped; the anisotropy log2(major) less that level (at least 0), at most
-// limit_steps, so that a texture without levels takes a minor axis under one texel as one texel and,
-// past the limit, keeps the limit's count one texel apart. The samples step along step_direction.
+// A lookup's gradients in level-0 texels, and the texels per unit of its coordinates.
+struct TexelGradients {
+  float ddx[3] = {}, ddy[3] = {};
+  float scale[2] = {1, 1};
+};
+
+// tex.grad with a max anisotropy over 1 in a 1D or 2D image, a 2D array or on a cube face
+// (aniso.bin.xz parts 1 and 2: all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of
+// 750, the other one 1/256 off in the ratio; cube_grad.bin.xz part 22: all 320 footprints; the H100
+// filters 1D arrays and 3D images isotropically). The major axis is grad_level's footprint length
+// (footprint_length: the longer gradient, or 11/16 of their sum or difference; cube_grad.bin.xz
+// part 21 at limits 2-16: 4,320 levels each, 95-97% exact, against 82-88% with the longer gradient
+// alone); log2 of the minor is log2(area) − log2(major) (footprint_area; 0 in 1D), the level of
+// detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256 steps, then biased and
+// clamped; the anisotropy log2(major) less that level (at least 0), at most limit_steps, so that a
+// texture without levels takes a minor axis under one texel as one texel and, past the limit,
+// keeps the limit's count one texel apart. The samples step along step_direction of the longer
+// gradient.
 // On levels (aniso_levels.bin.xz parts 11-13, along x; 98 of 134 footprints exact): the lower level
 // l0 spaces its samples 2^l0 · s texels apart, s = 2^(u/256) rounded to 1/256 then cut to 1/64, u the
 // sharpened upper share (every footprint on the lower level exact but 3); with u = 256 the samples
-// sit on the upper level one of its texels apart. Open (taken here as noted): the upper level's
-// footprint while 0 < u < 256 (here one of its own, one of its texels apart, its count from
-// log2(major) less max(log2(minor), l0 + 1): right for one record checked by hand, wrong in the
-// rest); each sample's share of a level where u · share is not a whole 1024th (rounded half up here;
-// the H200 alternates 57, 56 of 1024 on level 0 with u = 30); the two samples below a ratio of 2 on
-// levels above 0; whether the bias and the level clamps change the ratio.
+// sit on the upper level one of its texels apart. A level's samples split its share by their
+// running total, rounded, so that the level keeps its whole share (the H200 alternates 57 and 56
+// 1024ths on level 0 with u = 30; cube_grad.bin.xz part 21: 929 more levels exact than rounding each sample's
+// part). Open (taken here as noted): the upper level's footprint while 0 < u < 256 (here one of its
+// own, one of its texels apart, its count from log2(major) less max(log2(minor), l0 + 1): right for
+// one record checked by hand, wrong in the rest); the two samples below a ratio of 2 on levels
+// above 0; whether the bias and the level clamps change the ratio.
 // std::nullopt where the gradients give no footprint (zero, infinite or NaN: the isotropic path then
 // answers).
 std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, const std::vector<Image>& levels,
                                                           const Lookup& at, uint32_t slice,
-                                                          const std::array<double, 3>& c, Result r) {
-  const Image& base = levels[0];
-  const bool normalized = tex.sampler.normalized_coordinates;
-  const float size[2] = {normalized ? float(base.width) : 1.0f, normalized ? float(base.height) : 1.0f};
-  const float ddx[3] = {at.ddx[0] * size[0], at.ddx[1] * size[1], 0};
-  const float ddy[3] = {at.ddy[0] * size[0], at.ddy[1] * size[1], 0};
-  const float lx = grad_length(ddx), ly = grad_length(ddy), major = std::max(lx, ly);
+                                                          const std::array<double, 3>& c, const TexelGradients& g,
+                                                          Result r) {
+  const float(&ddx)[3] = g.ddx;
+  const float(&ddy)[3] = g.ddy;
+  const float* size = g.scale;
+  const float lx = grad_length(ddx), ly = grad_length(ddy), major = footprint_length(ddx, ddy);
   const double area = footprint_area(ddx, ddy);
   if (!(major > 0) || !std::isfinite(major) || !(area >= 0) || !std::isfinite(area)) return std::nullopt;
   const uint32_t limit = std::min<uint32_t>(tex.sampler.max_anisotropy, 16);
@@ -697,6 +677,7 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   // 10: 219 of 225 footprints, the rest 1/256 off in the ratio).
   auto take = [&](size_t level, int32_t x, double spacing, int64_t share) {
     const Footprint fp = major_axis_samples(x);
+    int64_t before = 0;  // the samples' shares so far
     for (unsigned k = 0; k < fp.n; ++k) {
       std::array<double, 3> at_k = c;
       for (unsigned d = 0; d < 2; ++d) {
@@ -707,7 +688,8 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
       // The sample's share splits among its texels in the footprint's own unit (2^-bits), and
       // only then scales to 1024ths (filter probes part 19: every RGBA8 lookup; split in 1024ths,
       // the corner weights round otherwise).
-      const int64_t t = (fp.share[k] * share + 128) >> 8;
+      const int64_t t = (((before + fp.share[k]) * share + 128) >> 8) - ((before * share + 128) >> 8);
+      before += fp.share[k];
       const unsigned first = blended.n;
       if (t) sample_level(tex, levels[level], at, slice, at_k, t, blended);
       for (unsigned i = first; i < blended.n; ++i) blended.weight[i] <<= 10 - fp.bits;
@@ -808,9 +790,22 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
-  if (at.mip == Lookup::Mip::Grad && tex.sampler.max_anisotropy > 1 &&
-      (at.geometry == Geometry::D1 || at.geometry == Geometry::D2 || at.geometry == Geometry::A2D))
-    if (const auto out = sample_anisotropic(tex, levels, at, slice, c, r)) return *out;
+  if (at.mip == Lookup::Mip::Grad && tex.sampler.max_anisotropy > 1) {
+    TexelGradients g;
+    bool anisotropic = at.geometry == Geometry::D1 || at.geometry == Geometry::D2 || at.geometry == Geometry::A2D;
+    if (anisotropic) {
+      const bool normalized = tex.sampler.normalized_coordinates;
+      g.scale[0] = normalized ? float(base.width) : 1.0f, g.scale[1] = normalized ? float(base.height) : 1.0f;
+      for (unsigned d = 0; d < 2; ++d) g.ddx[d] = at.ddx[d] * g.scale[d], g.ddy[d] = at.ddy[d] * g.scale[d];
+    } else if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
+      const FaceGradients f = face_gradients(at.f, at.ddx, at.ddy, base.width);
+      anisotropic = !f.crosses_edge;  // across an edge the H100 filters isotropically
+      g.scale[0] = g.scale[1] = float(base.width);
+      for (unsigned d = 0; d < 2; ++d) g.ddx[d] = f.ddx[d], g.ddy[d] = f.ddy[d];
+    }
+    if (anisotropic)
+      if (const auto out = sample_anisotropic(tex, levels, at, slice, c, g, r)) return *out;
+  }
   // .base reads level 0 whatever the bias (the H100); the clamps still apply. A NaN lod reads as
   // 0, before the bias (the H100).
   const float asked = at.mip == Lookup::Mip::Base ? 0.0f : level_of(tex, base, at);

@@ -1,0 +1,94 @@
+#include "texture/cube.h"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace ptxvm::texture {
+
+// NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
+// centre of face +z (the H100); subnormal components count as they are.
+Face cube_face(float x, float y, float z) {
+  for (float* c : {&x, &y, &z})
+    if (std::isnan(*c)) *c = 0;
+  if (std::isinf(x) || std::isinf(y) || std::isinf(z) || (x == 0 && y == 0 && z == 0)) return {4, 0.5f, 0.5f};
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  float sc, tc, ma;
+  uint32_t face;
+  if (az >= ax && az >= ay) {  // ties go to z, then to y (the H100)
+    face = z >= 0 ? 4 : 5, ma = az, sc = z >= 0 ? x : -x, tc = -y;
+  } else if (ay >= ax) {
+    face = y >= 0 ? 2 : 3, ma = ay, sc = x, tc = y >= 0 ? z : -z;
+  } else {
+    face = x >= 0 ? 0 : 1, ma = ax, sc = x >= 0 ? -z : z, tc = -y;
+  }
+  return {face, (double(sc / ma) + 1) * 0.5, (double(tc / ma) + 1) * 0.5};
+}
+
+namespace {
+
+using Point = std::array<double, 3>;
+
+// A direction as cube_face reads it: NaN components as 0; one with an infinite component, or
+// none but zeros, as face +z's centre.
+Point readable(const std::array<float, 3>& d) {
+  Point p;
+  for (int c = 0; c < 3; ++c) p[c] = std::isnan(d[c]) ? 0 : d[c];
+  if (std::isinf(p[0]) || std::isinf(p[1]) || std::isinf(p[2]) || (p[0] == 0 && p[1] == 0 && p[2] == 0)) return {0, 0, 1};
+  return p;
+}
+
+// (sc, tc) / |ma| of a point as face `face` maps it, in [-1, 1] on the face.
+std::array<double, 2> on_face(uint32_t face, const Point& v) {
+  const double x = v[0], y = v[1], z = v[2];
+  static constexpr int8_t kMap[6][3][3] = {  // rows sc, tc, ma as ± axes of (x, y, z)
+      {{0, 0, -1}, {0, -1, 0}, {1, 0, 0}}, {{0, 0, 1}, {0, -1, 0}, {-1, 0, 0}}, {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+      {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}}, {{1, 0, 0}, {0, -1, 0}, {0, 0, 1}}, {{-1, 0, 0}, {0, -1, 0}, {0, 0, -1}}};
+  double r[3];
+  for (int k = 0; k < 3; ++k) r[k] = kMap[face][k][0] * x + kMap[face][k][1] * y + kMap[face][k][2] * z;
+  return {r[0] / std::fabs(r[2]), r[1] / std::fabs(r[2])};
+}
+
+// Where q lands as face `face` sees it: on that face, its coordinates; on a neighbouring face, that
+// face unfolded about their shared edge onto the plane of `face`. std::nullopt on the opposite face.
+std::optional<std::array<double, 2>> unfolded(uint32_t face, const Point& q) {
+  const uint32_t other = cube_face(float(q[0]), float(q[1]), float(q[2])).face;
+  if (other == face) return on_face(face, q);
+  const unsigned k = face / 2, kq = other / 2;
+  if (kq == k) return std::nullopt;
+  const double sign = face % 2 ? -1 : 1, across = std::fabs(q[k]) / std::fabs(q[kq]);
+  Point u;
+  u[k] = sign;
+  u[kq] = std::copysign(q[k] * sign > 0 ? 2 - across : 2 + across, q[kq]);
+  u[3 - k - kq] = q[3 - k - kq] / std::fabs(q[kq]);
+  return on_face(face, u);
+}
+
+}  // namespace
+
+FaceGradients face_gradients(const std::array<float, 3>& direction, const std::array<float, 3>& ddx,
+                             const std::array<float, 3>& ddy, uint32_t size) {
+  const Face f = cube_face(direction[0], direction[1], direction[2]);
+  const Point p = readable(direction);
+  const std::array<double, 2> from = on_face(f.face, p);
+  const double half = 0.5 * size;
+  FaceGradients out;
+  // The end of each gradient is a direction of its own, in f32, read as cube_face reads one (a
+  // NaN component as 0: the H100, tests/hw/texture's "grad cube" lookup with a NaN gradient).
+  auto project = [&](const std::array<float, 3>& g, float (&o)[3]) {
+    const Point q = readable({float(float(p[0]) + g[0]), float(float(p[1]) + g[1]), float(float(p[2]) + g[2])});
+    out.crosses_edge |= cube_face(float(q[0]), float(q[1]), float(q[2])).face != f.face;
+    const std::optional<std::array<double, 2>> to = unfolded(f.face, q);
+    if (!to) {  // through the cube onto the opposite face (unmeasured): the whole cube
+      o[0] = std::numeric_limits<float>::infinity();
+      return;
+    }
+    o[0] = float(((*to)[0] - from[0]) * half);
+    o[1] = float(((*to)[1] - from[1]) * half);
+  };
+  project(ddx, out.ddx);
+  project(ddy, out.ddy);
+  return out;
+}
+
+}  // namespace ptxvm::texture
