@@ -653,7 +653,9 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   const uint32_t limit = std::min<uint32_t>(tex.sampler.max_anisotropy, 16);
   const int32_t log_limit = limit_steps(limit);
   const int32_t log_major = log2_steps(major);
-  const int32_t log_minor = area > 0 ? log2_steps(float(area)) - log_major : INT32_MIN / 2;
+  // The minor axis is at most the major one (perpendicular gradients of one length at 45 degrees,
+  // whose sum is longer than either: tests/hw/texture's "grad 2d" rotated cases).
+  const int32_t log_minor = area > 0 ? std::min(log2_steps(float(area)) - log_major, log_major) : INT32_MIN / 2;
   const bool mipmapped = tex.resource.kind == TextureResource::Kind::MipmappedArray && levels.size() > 1;
   const int32_t asked = std::max(log_minor, log_major - log_limit);
   float lod = float(asked) / 256 + tex.sampler.mipmap_level_bias;
@@ -673,8 +675,9 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   Anisotropic blended;
   blended.unit = 1024;
   // One level's samples: log2 of their ratio x, `spacing` level-0 texels apart, `share` 256ths of
-  // the weight. Two samples (a ratio under 2) sit ±d/256 of a step out, rounded to 1/128 texel (part
-  // 10: 219 of 225 footprints, the rest 1/256 off in the ratio).
+  // the weight. Two samples (a ratio under 2) sit ±d/256 of a step out, rounded to 1/128 of the
+  // level's texel (part 10: 219 of 225 footprints, the rest 1/256 off in the ratio; tests/hw/texture's
+  // "grad 2d" cases: a ratio just over 1 on level 2 puts both on the centre).
   auto take = [&](size_t level, int32_t x, double spacing, int64_t share) {
     const Footprint fp = major_axis_samples(x);
     int64_t before = 0;  // the samples' shares so far
@@ -682,7 +685,10 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
       std::array<double, 3> at_k = c;
       for (unsigned d = 0; d < 2; ++d) {
         double offset = direction[d] * spacing * fp.offset[k] / 256;
-        if (fp.n == 2) offset = std::copysign(std::floor(std::fabs(offset) * 128 + 0.5) / 128, offset);
+        if (fp.n == 2) {  // in the level's own texels
+          const double texel = std::ldexp(1.0, int(level));
+          offset = std::copysign(std::floor(std::fabs(offset / texel) * 128 + 0.5) / 128, offset) * texel;
+        }
         at_k[d] += offset / size[d];
       }
       // The sample's share splits among its texels in the footprint's own unit (2^-bits), and
