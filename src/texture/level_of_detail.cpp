@@ -61,19 +61,26 @@ int32_t log2_steps(float length) {
   return 256 * (e - 1) + int32_t(kLog2[f]);
 }
 
-float footprint_length(const float (&ddx)[3], const float (&ddy)[3], bool across) {
-  const float longer = std::max(grad_length(ddx), grad_length(ddy));
-  if (!across) return longer;
+MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) {
+  const float lx = grad_length(ddx), ly = grad_length(ddy);
+  MajorAxis m{std::max(lx, ly), {}};
+  std::copy_n(lx >= ly ? ddx : ddy, 3, m.v);
+  if (!across) return m;
   float sum[3], difference[3];
   for (int i = 0; i < 3; ++i) {
     const float x = std::copysign(significant(ddx[i]), ddx[i]), y = std::copysign(significant(ddy[i]), ddy[i]);
     sum[i] = x + y, difference[i] = x - y;
   }
-  return std::max(longer, std::max(grad_length(sum), grad_length(difference)) * (11.0f / 16));
+  const float ls = grad_length(sum), ld = grad_length(difference), l = std::max(ls, ld) * (11.0f / 16);
+  if (l > m.length) {
+    m.length = l;
+    std::copy_n(ls >= ld ? sum : difference, 3, m.v);
+  }
+  return m;
 }
 
 float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across) {
-  const float footprint = footprint_length(ddx, ddy, across);
+  const float footprint = major_axis(ddx, ddy, across).length;
   if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
   if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
   return float(log2_steps(footprint)) / 256;

@@ -11,9 +11,14 @@ namespace ptxvm::texture {
 // cross a face's edge).
 float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
-// The length whose log2 grad_level takes: the longer gradient or, with `across`, 11/16 of the
-// longer of their sum and difference where that is longer. Anisotropic filtering's major axis.
-float footprint_length(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
+// The footprint's major axis, whose length's log2 grad_level takes: the longer gradient or, with
+// `across`, the longer of their sum and difference at 11/16 of its length where that is longer
+// (anisotropic filtering steps along it: tests/hw/texture's random "grad 2d" pairs).
+struct MajorAxis {
+  float length;
+  float v[3];
+};
+MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
 // The pieces of grad_level that anisotropic filtering reuses (sample.cpp): |x| cut to the 10
 // significant bits the H200 keeps of a gradient component, a gradient's length as it measures it,

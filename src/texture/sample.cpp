@@ -574,11 +574,12 @@ int64_t sharpened(int64_t f, uint32_t limit, bool exact) {
 }
 
 // log2 of the limit as the H200's level of detail takes it, in 1/256 steps (aniso_levels.bin.xz part
-// 14, a major axis of A·s texels: 256 for limits 2 and 3, 512 for 4 and 5, 656 for 6 and 7, 768 for 8,
-// 912 for 12, 1024 for 16): the limit made even, its log2 cut to 1/16. Limits 9-11 and 13-15 follow
-// that reading unmeasured, as does the cap on the sample count (measured with limits 4 and 16 only).
+// 14 and aniso_more.bin.xz part 18, a major axis of A·s texels, every limit from 2 to 16 measured):
+// 256 for limits 2 and 3, 512 for 4 and 5, 656 for 6 and 7, 768 for 8 and 9, 848 for 10 and 11, 912
+// for 12 to 15, 1024 for 16 — the limit made one of 2, 4, 6, 8, 10, 12, 16, its log2 cut to 1/16.
+// It caps the sample count too (part 20: limit 6, every footprint past the cap).
 int32_t limit_steps(uint32_t limit) {
-  static constexpr int32_t kSteps[17] = {0, 0, 256, 256, 512, 512, 656, 656, 768, 768, 848, 848, 912, 912, 960, 960, 1024};
+  static constexpr int32_t kSteps[17] = {0, 0, 256, 256, 512, 512, 656, 656, 768, 768, 848, 848, 912, 912, 912, 912, 1024};
   return kSteps[std::min<uint32_t>(limit, 16)];
 }
 
@@ -619,25 +620,26 @@ struct TexelGradients {
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image, a 2D array or on a cube face
 // (aniso.bin.xz parts 1 and 2: all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of
 // 750, the other one 1/256 off in the ratio; cube_grad.bin.xz part 22: all 320 footprints; the H100
-// filters 1D arrays and 3D images isotropically). The major axis is grad_level's footprint length
-// (footprint_length: the longer gradient, or 11/16 of their sum or difference; cube_grad.bin.xz
-// part 21 at limits 2-16: 4,320 levels each, 95-97% exact, against 82-88% with the longer gradient
-// alone); log2 of the minor is log2(area) − log2(major) (footprint_area; 0 in 1D), the level of
+// filters 1D arrays and 3D images isotropically). The major axis is grad_level's (major_axis: the
+// longer gradient, or their sum or difference at 11/16 of its length; cube_grad.bin.xz part 21 at
+// limits 2-16: 4,320 levels each, 95-97% exact, against 82-88% with the longer gradient alone);
+// log2 of the minor is log2(area) − log2(major) (footprint_area; 0 in 1D), the level of
 // detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256 steps, then biased and
 // clamped; the anisotropy log2(major) less that level (at least 0), at most limit_steps, so that a
 // texture without levels takes a minor axis under one texel as one texel and, past the limit,
-// keeps the limit's count one texel apart. The samples step along step_direction of the longer
-// gradient.
+// keeps the limit's count one texel apart. The samples step along step_direction of the major axis
+// (tests/hw/texture's random "grad 2d" pairs: 17% fewer words differ than stepping along the longer
+// gradient).
 // On levels (aniso_levels.bin.xz parts 11-13, along x; 98 of 134 footprints exact): the lower level
 // l0 spaces its samples 2^l0 · s texels apart, s = 2^(u/256) rounded to 1/256 then cut to 1/64, u the
 // sharpened upper share (every footprint on the lower level exact but 3); with u = 256 the samples
-// sit on the upper level one of its texels apart. A level's samples split its share by their
-// running total, rounded, so that the level keeps its whole share (the H200 alternates 57 and 56
-// 1024ths on level 0 with u = 30; cube_grad.bin.xz part 21: 929 more levels exact than rounding each sample's
-// part). Open (taken here as noted): the upper level's footprint while 0 < u < 256 (here one of its
-// own, one of its texels apart, its count from log2(major) less max(log2(minor), l0 + 1): right for
-// one record checked by hand, wrong in the rest); the two samples below a ratio of 2 on levels
-// above 0; whether the bias and the level clamps change the ratio.
+// sit on the upper level one of its texels apart; while 0 < u < 256 the upper level's samples are
+// one of its texels apart and their log2 ratio is the lower level's plus u − 256, so that both
+// footprints are as long (aniso_more.bin.xz part 16: all 104,960 lookups of 14 footprints). A
+// level's samples split its share by their running total, rounded, so that the level keeps its
+// whole share (the H200 alternates 57 and 56 1024ths on level 0 with u = 30; cube_grad.bin.xz part
+// 21: 929 more levels exact than rounding each sample's part). Open: whether the bias and the level
+// clamps change the ratio.
 // std::nullopt where the gradients give no footprint (zero, infinite or NaN: the isotropic path then
 // answers).
 std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, const std::vector<Image>& levels,
@@ -647,7 +649,8 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   const float(&ddx)[3] = g.ddx;
   const float(&ddy)[3] = g.ddy;
   const float* size = g.scale;
-  const float lx = grad_length(ddx), ly = grad_length(ddy), major = footprint_length(ddx, ddy);
+  const MajorAxis axis = major_axis(ddx, ddy);
+  const float major = axis.length;
   const double area = footprint_area(ddx, ddy);
   if (!(major > 0) || !std::isfinite(major) || !(area >= 0) || !std::isfinite(area)) return std::nullopt;
   const uint32_t limit = std::min<uint32_t>(tex.sampler.max_anisotropy, 16);
@@ -670,8 +673,7 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   } else if (mipmapped) {
     l0 = l1 = size_t(std::floor(lod + 0.5f));
   }
-  const float* v = lx >= ly ? ddx : ddy;
-  const std::array<double, 2> direction = step_direction(v[0], v[1]);
+  const std::array<double, 2> direction = step_direction(axis.v[0], axis.v[1]);
   Anisotropic blended;
   blended.unit = 1024;
   // One level's samples: log2 of their ratio x, `spacing` level-0 texels apart, `share` 256ths of
@@ -708,8 +710,7 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
     const double stretch = std::floor(std::floor(256 * std::exp2(double(upper_share) / 256) + 0.5) / 4) / 64;
     take(l0, ratio, std::ldexp(stretch, int(l0)), 256 - upper_share);
     if (upper_share)
-      take(l1, std::min(log_major - std::max(log_minor, int32_t(256 * l1)), log_limit), std::ldexp(1.0, int(l1)),
-           upper_share);
+      take(l1, std::max(ratio + int32_t(upper_share) - 256, 0), std::ldexp(1.0, int(l1)), upper_share);
   }
   return result_words(tex, blend(tex, blended), r);
 }
