@@ -34,6 +34,7 @@ std::vector<Record> records(const char* file = "aniso_more.bin.xz") {
   std::vector<Record> out;
   size_t at = 0;
   auto take = [&](void* p, size_t n) {
+    if (n == 0) return true;
     if (at + n > data.size()) return false;
     std::memcpy(p, data.data() + at, n);
     at += n;
@@ -228,6 +229,65 @@ TEST(TextureAnisotropic, ObliqueFootprintsMatchTheH200) {
   // is over a texel (footprint_area). The counts may only fall.
   EXPECT_LE(grid.wrong, 43473u);
   EXPECT_GE(grid.records - grid.records_wrong, 32u);
+}
+
+// An f16 whose value `v` is (a normal half, as part 19's texels are): its bits.
+uint16_t half_bits(float v) {
+  const uint32_t b = std::bit_cast<uint32_t>(v);
+  return uint16_t((b >> 16 & 0x8000) | ((((b >> 23) & 0xff) - 127 + 15) << 10) | (b >> 13 & 0x3ff));
+}
+
+// Part 19: RGBA8 (read as normalized floats) and f16 x 4 textures of random texels, no levels,
+// limit 16, under ratios 1 to 5 along x and 3 along y: how each format rounds an anisotropic sum.
+TEST(TextureAnisotropic, FormatsMatchTheH200) {
+  const std::vector<Record> rs = records();
+  ASSERT_EQ(rs.size(), 62u);
+  Count formats[2];
+  std::vector<uint8_t> texels;
+  Object tex;
+  std::vector<Image> levels(1);
+  for (const Record& r : rs) {
+    if (r.part != 19) continue;
+    const int format = int(r.head[0]);
+    if (r.head[3] == 1) {  // the texels
+      texels.assign(r.v.size() * (format == 0 ? 1 : 2), 0);
+      for (size_t k = 0; k < r.v.size(); ++k)
+        if (format == 0) {
+          texels[k] = uint8_t(r.v[k]);
+        } else {
+          const uint16_t h = half_bits(r.v[k]);
+          std::memcpy(&texels[2 * k], &h, 2);
+        }
+      tex = Object{};
+      tex.resource.kind = TextureResource::Kind::Array;
+      tex.resource.format = format == 0 ? ChannelFormat::U8 : ChannelFormat::F16;
+      tex.resource.channels = 4, tex.resource.width = tex.resource.height = 64;
+      tex.sampler.address = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+      tex.sampler.filter = tex.sampler.mipmap_filter = FilterMode::Linear;
+      tex.sampler.normalized_coordinates = true, tex.sampler.max_anisotropy = 16;
+      Image& img = levels[0];
+      img.data = texels.data(), img.width = img.height = 64;
+      img.row_pitch = 64 * (format == 0 ? 4 : 8), img.slice_pitch = img.row_pitch * 64;
+      continue;
+    }
+    size_t bad = 0;
+    for (int j = 0; j < 64; ++j)
+      for (int i = 0; i < 64; ++i) {
+        Lookup l;
+        l.geometry = Geometry::D2, l.mip = Lookup::Mip::Grad;
+        l.f = {(8 + float(i * 9) / 64.0f) / 64.0f, (8 + float(j * 9) / 64.0f) / 64.0f, 0};
+        l.ddx = {r.head[1] / 64.0f, 0, 0}, l.ddy = {0, r.head[2] / 64.0f, 0};
+        const std::array<uint32_t, 4> got = sample(tex, levels, l, Result::F32);
+        for (unsigned c = 0; c < 4; ++c) bad += std::bit_cast<float>(got[c]) != r.v[size_t(j * 64 + i) * 4 + c];
+      }
+    formats[format].add(r.v.size(), bad);
+  }
+  formats[0].print("RGBA8 footprints (part 19)");
+  formats[1].print("f16 footprints (part 19)");
+  EXPECT_EQ(formats[0].wrong, 0u);
+  // f16: each sample's sum cut to the footprint's precision (sample.cpp, anisotropic_f16_sum); 40
+  // lookups one f16 step apart are open. The count may only fall.
+  EXPECT_LE(formats[1].wrong, 40u);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ std::vector<Record> records() {
   std::vector<Record> out;
   size_t at = 0;
   auto take = [&](void* p, size_t n) {
+    if (n == 0) return true;
     if (at + n > data.size()) return false;
     std::memcpy(p, data.data() + at, n);
     at += n;
