@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,41 @@ inline std::vector<Recorded> read_records(const std::string& path) {
     r.push_back(std::move(v));
   }
   return r;
+}
+
+// A texture filter probe's records (tests/hw/texture/filter/README.md): uint32 count; per record
+// uint32 part, f32 max anisotropy, 4 f32 head, uint32 n, n f32 results.
+struct ProbeRecord {
+  uint32_t part = 0;
+  float anisotropy = 0;
+  float head[4] = {};
+  std::vector<float> v;
+};
+
+// The records of tests/hw/texture/filter/`file` (an xz stream).
+inline std::vector<ProbeRecord> read_probe_records(const std::string& file) {
+  const std::string data =
+      read_xz((std::filesystem::path(__FILE__).parent_path() / "../hw/texture/filter" / file).string());
+  std::vector<ProbeRecord> out;
+  size_t at = 0;
+  auto take = [&](void* p, size_t n) {
+    if (n == 0) return true;
+    if (at + n > data.size()) return false;
+    std::memcpy(p, data.data() + at, n);
+    at += n;
+    return true;
+  };
+  uint32_t count = 0;
+  if (!take(&count, 4)) return out;
+  for (uint32_t i = 0; i < count; ++i) {
+    ProbeRecord r;
+    uint32_t n = 0;
+    if (!take(&r.part, 4) || !take(&r.anisotropy, 4) || !take(r.head, 16) || !take(&n, 4)) break;
+    r.v.resize(n);
+    if (!take(r.v.data(), 4 * size_t(n))) break;
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 }  // namespace ptxvm::test

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -21,37 +20,9 @@
 namespace ptxvm::texture {
 namespace {
 
-struct Record {
-  uint32_t part;
-  float anisotropy;
-  float head[4];
-  std::vector<float> v;
-};
+using Record = test::ProbeRecord;
 
-std::vector<Record> records(const char* file = "aniso_more.bin.xz") {
-  const std::string data =
-      test::read_xz((std::filesystem::path(__FILE__).parent_path() / "../hw/texture/filter" / file).string());
-  std::vector<Record> out;
-  size_t at = 0;
-  auto take = [&](void* p, size_t n) {
-    if (n == 0) return true;
-    if (at + n > data.size()) return false;
-    std::memcpy(p, data.data() + at, n);
-    at += n;
-    return true;
-  };
-  uint32_t count = 0;
-  if (!take(&count, 4)) return out;
-  for (uint32_t i = 0; i < count; ++i) {
-    Record r;
-    uint32_t n = 0;
-    if (!take(&r.part, 4) || !take(&r.anisotropy, 4) || !take(r.head, 16) || !take(&n, 4)) break;
-    r.v.resize(n);
-    if (!take(r.v.data(), 4 * size_t(n))) break;
-    out.push_back(std::move(r));
-  }
-  return out;
-}
+std::vector<Record> records(const char* file = "aniso_more.bin.xz") { return test::read_probe_records(file); }
 
 // probe_grad.h's texture: size x size f32 texels fill(level, x, y), `levels` levels (0: a plain
 // array); clamp, linear, linear mip filter (the trilinear optimization on), normalized coordinates.

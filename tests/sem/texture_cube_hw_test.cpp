@@ -9,8 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,37 +18,9 @@
 namespace ptxvm::texture {
 namespace {
 
-struct Record {
-  uint32_t part;
-  float anisotropy;
-  float head[4];
-  std::vector<float> v;
-};
+using Record = test::ProbeRecord;
 
-std::vector<Record> records() {
-  const std::string data = test::read_xz(
-      (std::filesystem::path(__FILE__).parent_path() / "../hw/texture/filter/cube_grad.bin.xz").string());
-  std::vector<Record> out;
-  size_t at = 0;
-  auto take = [&](void* p, size_t n) {
-    if (n == 0) return true;
-    if (at + n > data.size()) return false;
-    std::memcpy(p, data.data() + at, n);
-    at += n;
-    return true;
-  };
-  uint32_t count = 0;
-  if (!take(&count, 4)) return out;
-  for (uint32_t i = 0; i < count; ++i) {
-    Record r;
-    uint32_t n = 0;
-    if (!take(&r.part, 4) || !take(&r.anisotropy, 4) || !take(r.head, 16) || !take(&n, 4)) break;
-    r.v.resize(n);
-    if (!take(r.v.data(), 4 * size_t(n))) break;
-    out.push_back(std::move(r));
-  }
-  return out;
-}
+std::vector<Record> records() { return test::read_probe_records("cube_grad.bin.xz"); }
 
 // A cube map of 64 x 64 faces, f32, one channel, as the probe makes it: `levels` levels (1: a
 // plain cube array) of texels fill(level, face, x, y); clamp, linear, linear mip filter without the
