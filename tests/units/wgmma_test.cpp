@@ -173,20 +173,39 @@ TEST(Wgmma, WritingTheAccumulatorsBeforeTheWaitIsReported) {  // §9.7.15.7.3
 }
 
 // Two chains interleaved, A1 B1 | A2: the write lands between the wait that retires A1 and B1
-// and the one that retires A2, which reads the accumulators that A1 left there. (The writer is in
-// warp 0, the first to wait: a wait of another warp would have landed A2 for the whole warpgroup
-// before the write, which ptxvm then misses.)
+// and the one that retires A2, which reads the accumulators that A1 left there. The writer is in
+// warp 0, the first to wait, or in warp 3, whose write follows the wait of warp 0 that landed A2
+// for the whole warpgroup: warp 3's own wait, which retires A2 for it, finds the write.
 TEST(Wgmma, WritingAccumulatorsAnInterleavedChainStillReadsIsReported) {  // §9.7.15.7.3
+  for (const int writer : {6, 102}) {
+    Harness h;
+    h.load(wgmma_kernel(std::string(kMma) + "setp.ne.u32 %p0, %r1, %r1;\n"
+                        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f5, %f6, %f7, %f8}, %rd1, %rd1, %p0, 1, 1, 0, 0;\n"
+                        "wgmma.commit_group.sync.aligned;\n" + kMma + "wgmma.commit_group.sync.aligned;\n"
+                        "bra.uni NEXT;\nNEXT:\nwgmma.wait_group.sync.aligned 1;\n"
+                        "setp.eq.u32 %p3, %r1, " + std::to_string(writer) + ";\n@%p3 mov.f32 %f3, 0f00000000;\n"
+                        "wgmma.wait_group.sync.aligned 0;\n"));
+    const LaunchResult r = h.launch("k", {1}, {128}, {arg(h.buffer(std::vector<float>(128))), arg(uint64_t{0})});
+    ASSERT_FALSE(r.ok) << writer;
+    EXPECT_NE(r.error.find("accumulator 2 of warp " + std::to_string(writer / 32) + " lane 6 was written after the wgmma.mma_async"),
+              std::string::npos)
+        << r.error;
+  }
+}
+
+// A warp that writes an operation's accumulators after another warp's wait landed it, before its
+// own wait retires it for this warp: reported at that warp's wait whatever the checks.
+TEST(Wgmma, WritingAccumulatorsBeforeTheWarpsOwnWaitIsReported) {  // §9.7.15.7.3
   Harness h;
-  h.load(wgmma_kernel(std::string(kMma) + "setp.ne.u32 %p0, %r1, %r1;\n"
-                      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f5, %f6, %f7, %f8}, %rd1, %rd1, %p0, 1, 1, 0, 0;\n"
-                      "wgmma.commit_group.sync.aligned;\n" + kMma + "wgmma.commit_group.sync.aligned;\n"
-                      "bra.uni NEXT;\nNEXT:\nwgmma.wait_group.sync.aligned 1;\n"
-                      "setp.eq.u32 %p3, %r1, 6;\n@%p3 mov.f32 %f3, 0f00000000;\n"
-                      "wgmma.wait_group.sync.aligned 0;\n"));
+  h.load(wgmma_kernel(std::string(kMma) + "wgmma.commit_group.sync.aligned;\n"
+                      "setp.lt.u32 %p3, %r1, 32;\n@%p3 bra WAIT;\n"
+                      "bar.sync 1, 128;\n"  // warps 1-3 write after warp 0 waited
+                      "setp.eq.u32 %p3, %r1, 70;\n@%p3 mov.f32 %f3, 0f00000000;\n"
+                      "bra.uni DONE;\nWAIT:\nwgmma.wait_group.sync.aligned 0;\nbar.arrive 1, 128;\nbra.uni END;\n"
+                      "DONE:\nwgmma.wait_group.sync.aligned 0;\nEND:\n"));
   const LaunchResult r = h.launch("k", {1}, {128}, {arg(h.buffer(std::vector<float>(128))), arg(uint64_t{0})});
   ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("accumulator 2 of warp 0 lane 6 was written after the wgmma.mma_async"), std::string::npos)
+  EXPECT_NE(r.error.find("accumulator 2 of warp 2 lane 6 was written after the wgmma.mma_async"), std::string::npos)
       << r.error;
 }
 

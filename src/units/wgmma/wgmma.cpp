@@ -142,6 +142,8 @@ struct Mma {
   bool scale_d;
   bool done = false;
   bool chained = false;            // issued while an operation on the same accumulators was in flight
+  bool serialized = false;         // landed at issue, as ptxas serializes it (touched_before_wait)
+  uint8_t retired = 0;             // the warps (bit i: the warpgroup's warp i) whose wait retired it
   uint32_t proxy_epoch = 0;        // the async check: the warpgroup's latest fence.proxy.async at issue
   Chain* chain;
   std::unique_ptr<uint64_t[]> at_issue;  // per thread, the registers of d, then of a when from registers
@@ -172,10 +174,11 @@ struct Mma {
   // earlier operation of the warpgroup wrote there when it landed (after this one's issue).
   // With `continued`, the accumulators were written by the operation landed just before, in the
   // same wait.
-  void check_untouched(Warp& w, bool continued) const {
+  // Only warp `only` of the warpgroup with only < 4.
+  void check_untouched(Warp& w, bool continued, unsigned only = 4) const {
     const std::vector<uint32_t> s = slots();
     const size_t accumulators = op->args[0].elems.size();
-    for (unsigned wi = 0; wi < 4; ++wi)
+    for (unsigned wi = only < 4 ? only : 0; wi < (only < 4 ? only + 1 : 4); ++wi)
       for (size_t r = continued ? accumulators : 0; r < s.size(); ++r) {
         const uint64_t *now = lanes(wi, s[r]), *then = &at_issue[(wi * s.size() + r) * 32];
         if (std::equal(now, now + 32, then)) continue;
@@ -309,6 +312,9 @@ struct Mma {
 // scattered into the registers.
 struct Chain {
   std::vector<Mma*> in_flight;
+  // Operations landed (by one warp's wait) that some warp of the warpgroup has not retired yet: at
+  // that warp's wait its registers must still hold what the landing left there (Issued::apply).
+  std::vector<Mma*> landed;
   const Op* resident = nullptr;  // the operation whose D `d` holds
   const Plan* resident_plan = nullptr;
   exec::Cta* cta;
@@ -333,7 +339,13 @@ struct Chain {
     for (size_t i = 0; i < in_flight.size(); ++i)  // in issue order: landed ones left the front
       in_flight[i]->refresh(written, i > 0 && same_accumulators(*in_flight[i - 1]->op, *in_flight[i - 1]->plan,
                                                                 *in_flight[i]->op, *in_flight[i]->plan));
+    for (Mma* m : landed) m->refresh(written, false);
     resident = nullptr;
+  }
+  // Warp `wi` of the warpgroup retired `m`.
+  void retire(Mma& m, unsigned wi) {
+    m.retired = uint8_t(m.retired | 1u << wi);
+    if (m.retired == 0xf) std::erase(landed, &m);
   }
 };
 
@@ -344,6 +356,7 @@ void Mma::run(Warp& w) {
   if (!continued) chain->flush();
   chain->in_flight.erase(std::find(chain->in_flight.begin(), chain->in_flight.end(), this));
   check_untouched(w, continued);
+  if (!serialized) chain->landed.push_back(this);
   const Plan& p = *plan;
   const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
   thread_local std::vector<uint64_t> a, b, c, d;  // kept between operations: no allocation per wgmma
@@ -373,9 +386,14 @@ struct Issued {
   std::shared_ptr<Mma> mma;
   Warp* warp;  // the warp whose wait or exit lands it
   void apply() const {
-    if (warp->async_checked)
+    const unsigned wi = warp->index - mma->first_warp;
+    if (warp->async_checked) {  // the holds report a write when it happens
       for (uint32_t slot : mma->slots()) warp->async_release(slot);
+    } else if (mma->done && !mma->serialized) {  // landed by another warp's wait
+      mma->check_untouched(*warp, false, wi);
+    }
     mma->run(*warp);
+    mma->chain->retire(*mma, wi);
   }
 };
 
@@ -498,7 +516,10 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   auto [known, first_meeting] = u.serialized.try_emplace(w.current_pc);
   if (first_meeting) known->second = touched_before_wait(*w.program, w.current_pc, mma->slots());
   if (known->second) {  // serialized as ptxas does: it lands now
-    for (Mma* earlier : std::vector<Mma*>(in_flight)) earlier->run(w);  // (its wait finds it done)
+    for (Mma* earlier : std::vector<Mma*>(in_flight)) {  // (its wait finds it done)
+      earlier->serialized = true;
+      earlier->run(w);
+    }
     mma->chain->flush();
   }
   meeting.complete(*w.cta);
