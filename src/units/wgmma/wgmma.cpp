@@ -148,13 +148,14 @@ struct Mma {
   Chain* chain;
   std::unique_ptr<uint64_t[]> at_issue;  // per thread, the registers of d, then of a when from registers
 
+  std::vector<uint32_t> regs;  // slots(), listed at issue
+
   // The registers the operation reads and writes asynchronously: d's, then a's when from registers.
-  std::vector<uint32_t> slots() const {
-    std::vector<uint32_t> r;
-    for (const Arg& e : op->args[0].elems) r.push_back(e.reg);
+  const std::vector<uint32_t>& slots() const { return regs; }
+  void list_slots() {
+    for (const Arg& e : op->args[0].elems) regs.push_back(e.reg);
     if (plan->a_from_registers)
-      for (const Arg& e : op->args[1].elems) r.push_back(e.reg);
-    return r;
+      for (const Arg& e : op->args[1].elems) regs.push_back(e.reg);
   }
   // The 32 lanes of register `slot` in warp `wi` of the warpgroup (registers are stored slot-major).
   uint64_t* lanes(unsigned wi, uint32_t slot) const { return warpgroup_lanes(*cta, first_warp, wi, slot); }
@@ -162,7 +163,7 @@ struct Mma {
   // at_issue holds, per warp of the warpgroup and per slot of slots(), the 32 lanes' values; a
   // chained operation's accumulators are what its predecessor leaves there (refresh).
   void snapshot() {
-    const std::vector<uint32_t> s = slots();
+    const std::vector<uint32_t>& s = slots();
     at_issue = std::make_unique_for_overwrite<uint64_t[]>(4 * s.size() * 32);
     for (unsigned wi = 0; wi < 4; ++wi)
       for (size_t r = chained ? op->args[0].elems.size() : 0; r < s.size(); ++r)
@@ -176,7 +177,7 @@ struct Mma {
   // same wait.
   // Only warp `only` of the warpgroup with only < 4.
   void check_untouched(Warp& w, bool continued, unsigned only = 4) const {
-    const std::vector<uint32_t> s = slots();
+    const std::vector<uint32_t>& s = slots();
     const size_t accumulators = op->args[0].elems.size();
     for (unsigned wi = only < 4 ? only : 0; wi < (only < 4 ? only + 1 : 4); ++wi)
       for (size_t r = continued ? accumulators : 0; r < s.size(); ++r) {
@@ -195,11 +196,13 @@ struct Mma {
   // chain on them, expects its results there now. `after_chain`: the operation issued just before
   // this one is in flight and has the same accumulators, so this one lands right after it,
   // continuing its chain (its accumulators go unchecked) or after a flush that refreshes them then.
+  // Only the warps whose bit is clear in `retired`: the others have retired it.
   void refresh(const std::vector<uint32_t>& written, bool after_chain) {
-    const std::vector<uint32_t> s = slots();
+    const std::vector<uint32_t>& s = slots();
     for (size_t r = after_chain ? op->args[0].elems.size() : 0; r < s.size(); ++r)
       if (std::binary_search(written.begin(), written.end(), s[r]))
-        for (unsigned wi = 0; wi < 4; ++wi) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
+        for (unsigned wi = 0; wi < 4; ++wi)
+          if (!(retired >> wi & 1)) std::copy_n(lanes(wi, s[r]), 32, &at_issue[(wi * s.size() + r) * 32]);
   }
 
   // An operand of mns x ks elements of type t from shared memory through descriptor `desc`, stored
@@ -485,6 +488,7 @@ void mma_async(Warp& w, const Op& op, uint32_t m) {
   mma->op = &op;
   mma->cta = w.cta;
   mma->first_warp = w.index / 4 * 4;
+  mma->list_slots();
   if (!p.a_from_registers) mma->desc_a = w.get<uint64_t>(op.args[1], 0);
   mma->desc_b = w.get<uint64_t>(op.args[2], 0);
   for (uint32_t i = 0; i < 4; ++i) {  // "the same across all the warps in the warpgroup" (§9.7.15.5.2)
