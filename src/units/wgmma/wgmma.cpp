@@ -14,7 +14,9 @@
 // one wait lands such a chain, the accumulators stay a row-major matrix from one operation to the
 // next and reach the registers when the wait ends.
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -132,6 +134,8 @@ void scatter(exec::Cta& cta, uint32_t first, const Fragment& f, const Arg& v, co
 
 struct Chain;
 
+constexpr uint32_t kNoPc = UINT32_MAX;
+
 // One issued wgmma.mma_async of a warpgroup.
 struct Mma {
   const Plan* plan;
@@ -144,6 +148,10 @@ struct Mma {
   bool chained = false;            // issued while an operation on the same accumulators was in flight
   bool serialized = false;         // landed at issue, as ptxas serializes it (touched_before_wait)
   uint8_t retired = 0;             // the warps (bit i: the warpgroup's warp i) whose wait retired it
+  // Where each warp of the warpgroup stood when the operation landed: the PC of all its lanes
+  // (kNoPc: divergent) and how many waits it had executed (Chain::waits).
+  std::array<uint32_t, 4> landed_pc{};
+  std::array<uint64_t, 4> landed_waits{};
   uint32_t proxy_epoch = 0;        // the async check: the warpgroup's latest fence.proxy.async at issue
   Chain* chain;
   std::unique_ptr<uint64_t[]> at_issue;  // per thread, the registers of d, then of a when from registers
@@ -247,6 +255,10 @@ struct Mma {
 
   // D = A·B + (scale-d ? D : 0), over the 128 threads' accumulators.
   void run(Warp& w);
+  // Whether warp `wi` (w) cannot have written the registers since the operation landed: this is
+  // its first wait since, and it came from where it stood then along straight-line code that names
+  // none of them (the common case, which then costs no comparison).
+  bool untouched_since_landing(const Warp& w, unsigned wi) const;
 
   // For .sp, the row of B (dense column of A) of each element of the compressed A, from the
   // metadata registers of each warp (§9.7.15.6.2: warp w describes rows 16w..16w+15); empty when dense.
@@ -318,6 +330,7 @@ struct Chain {
   // Operations landed (by one warp's wait) that some warp of the warpgroup has not retired yet: at
   // that warp's wait its registers must still hold what the landing left there (Issued::apply).
   std::vector<Mma*> landed;
+  std::array<uint64_t, 4> waits{};  // per warp of the warpgroup, the wgmma.wait_group (or exit) it executed
   const Op* resident = nullptr;  // the operation whose D `d` holds
   const Plan* resident_plan = nullptr;
   exec::Cta* cta;
@@ -359,7 +372,17 @@ void Mma::run(Warp& w) {
   if (!continued) chain->flush();
   chain->in_flight.erase(std::find(chain->in_flight.begin(), chain->in_flight.end(), this));
   check_untouched(w, continued);
-  if (!serialized) chain->landed.push_back(this);
+  if (!serialized) {
+    chain->landed.push_back(this);
+    for (unsigned wi = 0; wi < 4; ++wi) {
+      const Warp& v = cta->warps[first_warp + wi];
+      const uint32_t lanes = v.alive & ~v.exited;
+      landed_pc[wi] = lanes ? v.pc[std::countr_zero(lanes)] : kNoPc;
+      for (uint32_t l = lanes; l; l &= l - 1)
+        if (v.pc[std::countr_zero(l)] != landed_pc[wi]) landed_pc[wi] = kNoPc;
+      landed_waits[wi] = chain->waits[wi];
+    }
+  }
   const Plan& p = *plan;
   const unsigned m = p.shape.m, n = p.shape.n, k = p.shape.k, ka = p.a_cols();
   thread_local std::vector<uint64_t> a, b, c, d;  // kept between operations: no allocation per wgmma
@@ -392,8 +415,8 @@ struct Issued {
     const unsigned wi = warp->index - mma->first_warp;
     if (warp->async_checked) {  // the holds report a write when it happens
       for (uint32_t slot : mma->slots()) warp->async_release(slot);
-    } else if (mma->done && !mma->serialized) {  // landed by another warp's wait
-      mma->check_untouched(*warp, false, wi);
+    } else if (mma->done && !mma->serialized && !mma->untouched_since_landing(*warp, wi)) {
+      mma->check_untouched(*warp, false, wi);  // landed by another warp's wait
     }
     mma->run(*warp);
     mma->chain->retire(*mma, wi);
@@ -410,6 +433,7 @@ public:
     for (size_t g = 0; g < chains.size(); ++g) chains[g].cta = &cta, chains[g].first_warp = static_cast<uint32_t>(4 * g);
   }
   void exited(Warp& w, uint32_t lanes) override {
+    ++chains[w.index / 4].waits[w.index % 4];
     groups[w.index].complete_all(lanes);
     chains[w.index / 4].flush();
   }
@@ -468,6 +492,19 @@ bool touched_before_wait(const program::Program& prog, uint32_t pc, const std::v
     if (std::any_of(o.args.begin(), o.args.end(), [&](const Arg& a) { return names(a, slots); })) return true;
   }
   return false;
+}
+
+bool Mma::untouched_since_landing(const Warp& w, unsigned wi) const {
+  const uint32_t from = landed_pc[wi], to = w.current_pc;
+  if (chain->waits[wi] != landed_waits[wi] + 1 || from == kNoPc || from > to) return false;
+  const program::Program& prog = *w.program;
+  for (uint32_t i = from; i < to; ++i) {
+    const Op& o = prog.ops[i];
+    if (o.jumps) return false;
+    if (o.fn == &mma_async || o.fn == &commit_group || o.fn == &fence || o.fn == &wait_group) continue;
+    if (std::any_of(o.args.begin(), o.args.end(), [&](const Arg& a) { return names(a, regs); })) return false;
+  }
+  return true;
 }
 
 // wgmma.mma_async.sync.aligned: the warps of the warpgroup meet; the last issues the operation.
@@ -549,6 +586,7 @@ void commit_group(Warp& w, const Op& op, uint32_t m) {
 void wait_group(Warp& w, const Op& op, uint32_t m) {
   check_aligned(w, op, m);
   if (Warpgroups* u = w.cta->units.find<Warpgroups>()) {
+    ++u->chains[w.index / 4].waits[w.index % 4];
     u->groups[w.index].wait(m, static_cast<uint32_t>(op.aux));
     u->chains[w.index / 4].flush();
   }
