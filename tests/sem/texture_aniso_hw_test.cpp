@@ -261,5 +261,26 @@ TEST(TextureAnisotropic, FormatsMatchTheH200) {
   EXPECT_LE(formats[1].wrong, 40u);
 }
 
+// Part 24 (aniso_angle.bin.xz): (L, 0) with a second gradient m (cos p, sin p), p = 0..60
+// degrees, on a grid of 1/8 texel: where the longer gradient is the major axis every footprint is
+// exact; where the sum is, the H200's step direction is open (README.md, part 24).
+TEST(TextureAnisotropic, StepDirectionsMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_angle.bin.xz");
+  ASSERT_EQ(rs.size(), 244u);
+  const Square flat(64, 0, 16, [](uint32_t, uint32_t x, uint32_t y) { return x == 32 && y == 32 ? 1.0f : 0.0f; });
+  Count grid;
+  for (const Record& r : rs) {
+    ASSERT_EQ(r.v.size(), 65u * 65u);
+    size_t bad = 0, i = 0;
+    for (int y = -32; y <= 32; ++y)
+      for (int x = -32; x <= 32; ++x, ++i)
+        bad += flat.at(32.5f + float(x) / 8.0f, 32.5f + float(y) / 8.0f, r.head[0], r.head[1], r.head[2], r.head[3]) != r.v[i];
+    grid.add(r.v.size(), bad);
+  }
+  grid.print("step directions (part 24)");
+  EXPECT_LE(grid.wrong, 108901u);  // the counts may only improve
+  EXPECT_GE(grid.records - grid.records_wrong, 73u);
+}
+
 }  // namespace
 }  // namespace ptxvm::texture
