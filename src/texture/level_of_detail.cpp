@@ -74,7 +74,7 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) 
   const float ls = grad_length(sum), ld = grad_length(difference), l = std::max(ls, ld) * (11.0f / 16);
   if (l > m.length) {
     m.length = l;
-    std::copy_n(ls >= ld ? sum : difference, 3, m.v);
+    for (int i = 0; i < 3; ++i) m.v[i] = (ls >= ld ? sum : difference)[i] * (11.0f / 16);
   }
   return m;
 }
