@@ -95,6 +95,16 @@ size_t row_misses(const Square& t, float X, int w, const float (&g)[4], const st
   return bad;
 }
 
+// Lookups on a grid around (X, X): x = X + i/per, y = X + j/per level-0 texels, i and j in
+// -half..half, j-major (parts 23-25), the gradients the record's head.
+size_t grid_misses(const Square& t, float X, int half, float per, const float (&g)[4], const std::vector<float>& hw) {
+  size_t bad = 0, i = 0;
+  for (int y = -half; y <= half; ++y)
+    for (int x = -half; x <= half; ++x, ++i)
+      bad += t.at(X + float(x) / per, X + float(y) / per, g[0], g[1], g[2], g[3]) != hw[i];
+  return bad;
+}
+
 TEST(TextureAnisotropic, FootprintsAcrossTwoLevelsMatchTheH200) {
   const std::vector<Record> rs = records();
   ASSERT_EQ(rs.size(), 62u);
@@ -188,10 +198,7 @@ TEST(TextureAnisotropic, ObliqueFootprintsMatchTheH200) {
   Count grid;
   for (const Record& r : rs) {
     ASSERT_EQ(r.v.size(), 193u * 193u);
-    size_t bad = 0, i = 0;
-    for (int y = -96; y <= 96; ++y)
-      for (int x = -96; x <= 96; ++x, ++i)
-        bad += flat.at(32.5f + float(x) / 16.0f, 32.5f + float(y) / 16.0f, r.head[0], r.head[1], r.head[2], r.head[3]) != r.v[i];
+    const size_t bad = grid_misses(flat, 32.5f, 96, 16, r.head, r.v);
     grid.add(r.v.size(), bad);
   }
   grid.print("oblique footprints (part 23)");
@@ -270,10 +277,7 @@ TEST(TextureAnisotropic, StepDirectionsMatchTheH200) {
   Count grid;
   for (const Record& r : rs) {
     ASSERT_EQ(r.v.size(), 65u * 65u);
-    size_t bad = 0, i = 0;
-    for (int y = -32; y <= 32; ++y)
-      for (int x = -32; x <= 32; ++x, ++i)
-        bad += flat.at(32.5f + float(x) / 8.0f, 32.5f + float(y) / 8.0f, r.head[0], r.head[1], r.head[2], r.head[3]) != r.v[i];
+    const size_t bad = grid_misses(flat, 32.5f, 32, 8, r.head, r.v);
     grid.add(r.v.size(), bad);
   }
   grid.print("step directions (part 24)");
@@ -296,10 +300,7 @@ TEST(TextureAnisotropic, RotatedPairsOnLevelsMatchTheH200) {
     const Square t = one_texel(level, 16);
     const float X = level == 0 ? 64.5f : 65.0f;
     ASSERT_EQ(r.v.size(), 97u * 97u);
-    size_t bad = 0, i = 0;
-    for (int y = -48; y <= 48; ++y)
-      for (int x = -48; x <= 48; ++x, ++i)
-        bad += t.at(X + float(x) / 8.0f, X + float(y) / 8.0f, r.head[0], r.head[1], r.head[2], r.head[3]) != r.v[i];
+    const size_t bad = grid_misses(t, X, 48, 8, r.head, r.v);
     grid.add(r.v.size(), bad);
   }
   grid.print("rotated pairs on levels (part 25)");
