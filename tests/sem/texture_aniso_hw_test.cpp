@@ -308,5 +308,27 @@ TEST(TextureAnisotropic, RotatedPairsOnLevelsMatchTheH200) {
   EXPECT_GE(grid.records - grid.records_wrong, 50u);
 }
 
+// Part 26 (aniso_pair.bin.xz): two samples on level 1, the lower level of a 1-2 blend without the
+// trilinear optimization, along x: ratios 4/256 to 252/256, level fractions 0 to 224/256 (every
+// footprint at fraction 0, where the stretch is 1, exact).
+TEST(TextureAnisotropic, TwoSamplesOnALevelMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_pair.bin.xz");
+  ASSERT_EQ(rs.size(), 315u);
+  Square t = one_texel(1, 16);
+  t.tex.sampler.exact_trilinear = true;
+  Count rows;
+  for (const Record& r : rs) {
+    ASSERT_EQ(r.v.size(), 257u);
+    size_t bad = 0;
+    for (int i = -128; i <= 128; ++i) bad += t.at(65.0f + float(i) / 32.0f, 65.0f, r.head[0], 0, 0, r.head[1]) != r.v[size_t(i + 128)];
+    rows.add(r.v.size(), bad);
+  }
+  rows.print("two samples on a level (part 26)");
+  // Open (README.md, part 26): the pair's offset on a level above 0, and the last bit of the level
+  // the minor axis gives. The counts may only improve.
+  EXPECT_LE(rows.wrong, 14234u);
+  EXPECT_GE(rows.records - rows.records_wrong, 194u);
+}
+
 }  // namespace
 }  // namespace ptxvm::texture
