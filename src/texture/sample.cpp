@@ -707,9 +707,11 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   Anisotropic blended;
   blended.unit = 1024;
   // One level's samples: log2 of their ratio x, `spacing` level-0 texels apart, `share` 256ths of
-  // the weight. Two samples (a ratio under 2) sit ±d/256 of a step out, rounded to 1/128 of the
-  // level's texel (part 10: 219 of 225 footprints, the rest 1/256 off in the ratio; tests/hw/texture's
-  // "grad 2d" cases: a ratio just over 1 on level 2 puts both on the centre).
+  // the weight. Two samples (a ratio under 2) sit ±d/256 of an unstretched step out, rounded to
+  // 1/128 of the level's texel, then stretched and cut to 1/128 (part 10: 219 of 225 footprints, the
+  // rest 1/256 off in the ratio; tests/hw/texture's "grad 2d" cases: a ratio just over 1 on level 2
+  // puts both on the centre; part 26: 277 of 315 footprints on level 1, against 194 stretching
+  // first — the rule a helper's search over the offsets forced per footprint found).
   auto take = [&](size_t level, int32_t x, double spacing, int64_t share) {
     const Footprint fp = major_axis_samples(x);
     int64_t before = 0;  // the samples' shares so far
@@ -717,9 +719,10 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
       std::array<double, 3> at_k = c;
       for (unsigned d = 0; d < 2; ++d) {
         double offset = direction[d] * spacing * fp.offset[k] / 256;
-        if (fp.n == 2) {  // in the level's own texels
+        if (fp.n == 2) {  // in 1/128 of the level's own texel: unstretched and rounded, then stretched and cut
           const double texel = std::ldexp(1.0, int(level));
-          offset = std::copysign(std::floor(std::fabs(offset / texel) * 128 + 0.5) / 128, offset) * texel;
+          const double unstretched = std::floor(std::fabs(direction[d] * fp.offset[k] / 2) + 0.5);
+          offset = std::copysign(std::floor(unstretched * (spacing / texel)) / 128, offset) * texel;
         }
         at_k[d] += offset / size[d];
       }
