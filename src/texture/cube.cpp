@@ -6,12 +6,24 @@
 
 namespace ptxvm::texture {
 
-// NaN components read as 0; a direction with an infinite component, or none but zeros, reads the
-// centre of face +z (the H100); subnormal components count as they are.
+namespace {
+
+using Point = std::array<double, 3>;
+
+// A direction as the H100 reads it: NaN components as 0; one with an infinite component, or none
+// but zeros, as face +z's centre (0, 0, 1); subnormal components as they are.
+Point readable(const std::array<float, 3>& d) {
+  Point p;
+  for (int c = 0; c < 3; ++c) p[c] = std::isnan(d[c]) ? 0 : d[c];
+  if (std::isinf(p[0]) || std::isinf(p[1]) || std::isinf(p[2]) || (p[0] == 0 && p[1] == 0 && p[2] == 0)) return {0, 0, 1};
+  return p;
+}
+
+}  // namespace
+
 Face cube_face(float x, float y, float z) {
-  for (float* c : {&x, &y, &z})
-    if (std::isnan(*c)) *c = 0;
-  if (std::isinf(x) || std::isinf(y) || std::isinf(z) || (x == 0 && y == 0 && z == 0)) return {4, 0.5f, 0.5f};
+  const Point p = readable({x, y, z});
+  x = float(p[0]), y = float(p[1]), z = float(p[2]);
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   float sc, tc, ma;
   uint32_t face;
@@ -27,17 +39,6 @@ Face cube_face(float x, float y, float z) {
 
 namespace {
 
-using Point = std::array<double, 3>;
-
-// A direction as cube_face reads it: NaN components as 0; one with an infinite component, or
-// none but zeros, as face +z's centre.
-Point readable(const std::array<float, 3>& d) {
-  Point p;
-  for (int c = 0; c < 3; ++c) p[c] = std::isnan(d[c]) ? 0 : d[c];
-  if (std::isinf(p[0]) || std::isinf(p[1]) || std::isinf(p[2]) || (p[0] == 0 && p[1] == 0 && p[2] == 0)) return {0, 0, 1};
-  return p;
-}
-
 // (sc, tc) / |ma| of a point as face `face` maps it, in [-1, 1] on the face.
 std::array<double, 2> on_face(uint32_t face, const Point& v) {
   const double x = v[0], y = v[1], z = v[2];
@@ -49,10 +50,10 @@ std::array<double, 2> on_face(uint32_t face, const Point& v) {
   return {r[0] / std::fabs(r[2]), r[1] / std::fabs(r[2])};
 }
 
-// Where q lands as face `face` sees it: on that face, its coordinates; on a neighbouring face, that
-// face unfolded about their shared edge onto the plane of `face`. std::nullopt on the opposite face.
-std::optional<std::array<double, 2>> unfolded(uint32_t face, const Point& q) {
-  const uint32_t other = cube_face(float(q[0]), float(q[1]), float(q[2])).face;
+// Where q, which lies on face `other`, lands as face `face` sees it: on that face, its coordinates;
+// on a neighbouring face, that face unfolded about their shared edge onto the plane of `face`.
+// std::nullopt on the opposite face.
+std::optional<std::array<double, 2>> unfolded(uint32_t face, const Point& q, uint32_t other) {
   if (other == face) return on_face(face, q);
   const unsigned k = face / 2, kq = other / 2;
   if (kq == k) return std::nullopt;
@@ -77,8 +78,9 @@ FaceGradients face_gradients(const std::array<float, 3>& direction, const std::a
   // NaN component as 0: the H100, tests/hw/texture's "grad cube" lookup with a NaN gradient).
   auto project = [&](const std::array<float, 3>& g, float (&o)[3]) {
     const Point q = readable({float(float(p[0]) + g[0]), float(float(p[1]) + g[1]), float(float(p[2]) + g[2])});
-    out.crosses_edge |= cube_face(float(q[0]), float(q[1]), float(q[2])).face != f.face;
-    const std::optional<std::array<double, 2>> to = unfolded(f.face, q);
+    const uint32_t other = cube_face(float(q[0]), float(q[1]), float(q[2])).face;
+    out.crosses_edge |= other != f.face;
+    const std::optional<std::array<double, 2>> to = unfolded(f.face, q, other);
     if (!to) {  // through the cube onto the opposite face (unmeasured): the whole cube
       o[0] = std::numeric_limits<float>::infinity();
       return;

@@ -8,7 +8,8 @@
 namespace ptxvm::texture {
 
 // A cube direction's face (0-5: +x, -x, +y, -y, +z, -z) and its (s, t) in [0, 1] (CUDA
-// Programming Guide, "Cubemap Textures").
+// Programming Guide, "Cubemap Textures"). As the H100 reads a direction: NaN components as 0; one
+// with an infinite component, or none but zeros, as face +z's centre; subnormals as they are.
 struct Face {
   uint32_t face;
   double s, t;  // exact from the f32 quotient: a direction just off a texel edge stays on its side (the H100)

@@ -477,22 +477,36 @@ Texel blend(const Object& tex, const W& b) {
   return r;
 }
 
-// The level of detail a lookup asks for, before clamping to the levels that exist.
-float level_of(const Object& tex, const Image& base, const Lookup& at) {
+// A tex.grad lookup's gradients in level-0 texels (scaled by the size where coordinates are
+// normalized; on a cube map, the face's: face_gradients), and the texels per unit of its coordinates.
+struct TexelGradients {
+  float ddx[3] = {}, ddy[3] = {};
+  float scale[3] = {1, 1, 1};
+  bool crosses_edge = false;  // a cube lookup's gradient ends on another face
+};
+TexelGradients texel_gradients(const Object& tex, const Image& base, const Lookup& at) {
+  TexelGradients g;
+  if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
+    const FaceGradients f = face_gradients(at.f, at.ddx, at.ddy, base.width);
+    std::copy_n(f.ddx, 3, g.ddx), std::copy_n(f.ddy, 3, g.ddy);
+    g.scale[0] = g.scale[1] = float(base.width);  // a face's (s, t) are in [0, 1]
+    g.crosses_edge = f.crosses_edge;
+    return g;
+  }
+  const uint32_t size[3] = {base.width, base.height, base.depth};
+  for (unsigned d = 0; d < coordinate_count(at.geometry); ++d) {
+    if (tex.sampler.normalized_coordinates) g.scale[d] = float(size[d]);
+    g.ddx[d] = at.ddx[d] * g.scale[d], g.ddy[d] = at.ddy[d] * g.scale[d];
+  }
+  return g;
+}
+
+// The level of detail a lookup asks for, before clamping to the levels that exist (tex.grad: the
+// H200's rule, level_of_detail.h, on the gradients `g`).
+float level_of(const Lookup& at, const TexelGradients& g) {
   if (at.mip == Lookup::Mip::Level) return at.level;
   if (at.mip == Lookup::Mip::Base) return 0;
-  const unsigned n = coordinate_count(at.geometry);
-  const double size[3] = {double(base.width), double(base.height), double(base.depth)};
-  if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
-    const FaceGradients g = face_gradients(at.f, at.ddx, at.ddy, base.width);
-    return grad_level(g.ddx, g.ddy, !g.crosses_edge);
-  }
-  float ddx[3] = {}, ddy[3] = {};  // the H200's rule (level_of_detail.h)
-  for (unsigned d = 0; d < n; ++d) {
-    const float sx = tex.sampler.normalized_coordinates ? float(size[d]) : 1.0f;
-    ddx[d] = at.ddx[d] * sx, ddy[d] = at.ddy[d] * sx;
-  }
-  return grad_level(ddx, ddy);
+  return grad_level(g.ddx, g.ddy, !g.crosses_edge);
 }
 
 std::array<uint32_t, 4> result_words(const Object& tex, const Texel& t, Result r) {
@@ -640,12 +654,6 @@ double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
   const double m = std::frexp(a, &e);
   return std::ldexp(std::floor(m * 1024 + 0.5) / 1024, e);
 }
-
-// A lookup's gradients in level-0 texels, and the texels per unit of its coordinates.
-struct TexelGradients {
-  float ddx[3] = {}, ddy[3] = {};
-  float scale[2] = {1, 1};
-};
 
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image, a 2D array or on a cube face
 // (aniso.bin.xz parts 1 and 2: all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of
@@ -830,25 +838,16 @@ std::array<uint32_t, 4> sample(const Object& tex, const std::vector<Image>& leve
     slice = slice * 6 + f.face;
     c = {f.s, f.t, 0};
   }
-  if (at.mip == Lookup::Mip::Grad && tex.sampler.max_anisotropy > 1) {
-    TexelGradients g;
-    bool anisotropic = at.geometry == Geometry::D1 || at.geometry == Geometry::D2 || at.geometry == Geometry::A2D;
-    if (anisotropic) {
-      const bool normalized = tex.sampler.normalized_coordinates;
-      g.scale[0] = normalized ? float(base.width) : 1.0f, g.scale[1] = normalized ? float(base.height) : 1.0f;
-      for (unsigned d = 0; d < 2; ++d) g.ddx[d] = at.ddx[d] * g.scale[d], g.ddy[d] = at.ddy[d] * g.scale[d];
-    } else if (at.geometry == Geometry::Cube || at.geometry == Geometry::ACube) {
-      const FaceGradients f = face_gradients(at.f, at.ddx, at.ddy, base.width);
-      anisotropic = !f.crosses_edge;  // across an edge the H100 filters isotropically
-      g.scale[0] = g.scale[1] = float(base.width);
-      for (unsigned d = 0; d < 2; ++d) g.ddx[d] = f.ddx[d], g.ddy[d] = f.ddy[d];
-    }
-    if (anisotropic)
-      if (const auto out = sample_anisotropic(tex, levels, at, slice, c, g, r)) return *out;
-  }
+  const TexelGradients g = at.mip == Lookup::Mip::Grad ? texel_gradients(tex, base, at) : TexelGradients{};
+  // The H100 filters 1D and 2D images, 2D arrays and cube faces anisotropically, except a cube
+  // lookup whose gradients cross an edge.
+  const bool anisotropic = at.geometry == Geometry::D1 || at.geometry == Geometry::D2 || at.geometry == Geometry::A2D ||
+                           at.geometry == Geometry::Cube || at.geometry == Geometry::ACube;
+  if (at.mip == Lookup::Mip::Grad && tex.sampler.max_anisotropy > 1 && anisotropic && !g.crosses_edge)
+    if (const auto out = sample_anisotropic(tex, levels, at, slice, c, g, r)) return *out;
   // .base reads level 0 whatever the bias (the H100); the clamps still apply. A NaN lod reads as
   // 0, before the bias (the H100).
-  const float asked = at.mip == Lookup::Mip::Base ? 0.0f : level_of(tex, base, at);
+  const float asked = level_of(at, g);
   float lod = at.mip == Lookup::Mip::Base ? 0.0f : (std::isnan(asked) ? 0.0f : asked) + tex.sampler.mipmap_level_bias;
   Isotropic blended;
   if (tex.resource.kind != TextureResource::Kind::MipmappedArray || levels.size() == 1) {

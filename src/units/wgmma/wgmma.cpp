@@ -187,7 +187,8 @@ struct Mma {
   void check_untouched(Warp& w, bool continued, unsigned only = 4) const {
     const std::vector<uint32_t>& s = slots();
     const size_t accumulators = op->args[0].elems.size();
-    for (unsigned wi = only < 4 ? only : 0; wi < (only < 4 ? only + 1 : 4); ++wi)
+    const unsigned first = only < 4 ? only : 0, last = only < 4 ? only + 1 : 4;
+    for (unsigned wi = first; wi < last; ++wi)
       for (size_t r = continued ? accumulators : 0; r < s.size(); ++r) {
         const uint64_t *now = lanes(wi, s[r]), *then = &at_issue[(wi * s.size() + r) * 32];
         if (std::equal(now, now + 32, then)) continue;
