@@ -329,5 +329,47 @@ TEST(TextureAnisotropic, TwoSamplesOnALevelMatchTheH200) {
   EXPECT_GE(rows.records - rows.records_wrong, 277u);
 }
 
+// Parts 27 and 28 (aniso_random.bin.xz): 24 random gradient pairs (components up to 32 texels, as
+// tests/hw/texture's "u8x4 random" case draws them) under three samplers (limit 16 with the
+// trilinear optimization off and on, limit 4 with it off): part 27 looks up a 512 x 512 texture
+// whose one texel lies on level 0 to 5 on a 65 x 65 grid over the footprint, part 28 reads the
+// level each pair gives from the level-number texture.
+TEST(TextureAnisotropic, RandomPairsOnLevelsMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_random.bin.xz");
+  ASSERT_EQ(rs.size(), 504u);
+  Count grid, level;
+  for (size_t k = 0; k < rs.size(); ++k) {
+    const Record& r = rs[k];
+    const uint32_t limit = uint32_t(std::fabs(r.anisotropy));
+    const bool exact = r.anisotropy > 0;  // the trilinear optimization off
+    const float(&g)[4] = r.head;
+    if (r.part == 28) {
+      Square t = level_numbers(limit);
+      t.tex.sampler.exact_trilinear = exact;
+      level.add(1, t.at(128.5f, 128.5f, g[0], g[1], g[2], g[3]) != r.v[0]);
+      continue;
+    }
+    const uint32_t l = uint32_t(k % 168 / 24), c = 256 >> l;  // per sampler: 6 levels of 24 pairs, then part 28
+    Square t(512, 10, limit, [=](uint32_t lv, uint32_t x, uint32_t y) { return lv == l && x == c && y == c ? 1.0f : 0.0f; });
+    t.tex.sampler.exact_trilinear = exact;
+    const float X = (float(c) + 0.5f) * float(1u << l);
+    const double H = std::ceil((std::fabs(double(g[0])) + std::fabs(double(g[1])) + std::fabs(double(g[2])) +
+                                std::fabs(double(g[3]))) / 2) + double(2u << l);
+    ASSERT_EQ(r.v.size(), 65u * 65u);
+    size_t bad = 0, i = 0;
+    for (int y = -32; y <= 32; ++y)
+      for (int x = -32; x <= 32; ++x, ++i)
+        bad += t.at(X + float(x * H / 32), X + float(y * H / 32), g[0], g[1], g[2], g[3]) != r.v[i];
+    grid.add(r.v.size(), bad);
+  }
+  grid.print("random pairs on levels (part 27)");
+  level.print("their levels (part 28)");
+  // Open (README.md, parts 27 and 28): the step of some sums and differences, and of two samples,
+  // on a stretched level; the last 1/256 of some levels. The counts may only improve.
+  EXPECT_LE(grid.wrong, 7454u);
+  EXPECT_GE(grid.records - grid.records_wrong, 390u);
+  EXPECT_LE(level.wrong, 9u);
+}
+
 }  // namespace
 }  // namespace ptxvm::texture
