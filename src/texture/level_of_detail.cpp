@@ -69,7 +69,9 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) 
   float sum[3], difference[3];
   for (int i = 0; i < 3; ++i) {
     const float x = std::copysign(significant(ddx[i]), ddx[i]), y = std::copysign(significant(ddy[i]), ddy[i]);
-    sum[i] = x + y, difference[i] = x - y;
+    // the difference points from the shorter gradient to the longer (the way an anisotropic
+    // footprint steps: tests/hw/texture/filter part 29, all 48 angles)
+    sum[i] = x + y, difference[i] = lx >= ly ? x - y : y - x;
   }
   const float ls = grad_length(sum), ld = grad_length(difference), l = std::max(ls, ld) * (11.0f / 16);
   if (l > m.length) {

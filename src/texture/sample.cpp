@@ -668,11 +668,9 @@ double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
 // keeps the limit's count one texel apart. The samples step along step_direction of the major axis
 // (major_axis's vector: a gradient, or the sum or difference scaled by 11/16; filter probes parts 23
 // and 24: 261 of 291 footprints whole).
-// On levels (aniso_levels.bin.xz parts 11-13, along x; aniso_random.bin.xz part 27, random pairs):
-// the lower level l0 stretches its step by 2^(u/256), u the sharpened upper share: a step of four
-// or more samples is the direction times that stretch rounded up to 1/256, each component cut
-// (towards −∞) to 1/64 of the level's texel (part 27: 390 of 432 footprints whole, against 373
-// with the stretch cut to 1/64 as two samples take it); with u = 256 the samples
+// On levels (aniso_levels.bin.xz parts 11-13, along x; aniso_random.bin.xz part 27, random pairs;
+// aniso_stretch.bin.xz part 29, every angle): the lower level l0 stretches its step by 2^(u/256),
+// u the sharpened upper share (take, below); with u = 256 the samples
 // sit on the upper level one of its texels apart; while 0 < u < 256 the upper level's samples are
 // one of its texels apart and their log2 ratio is the lower level's plus u − 256, so that both
 // footprints are as long (aniso_more.bin.xz part 16: all 104,960 lookups of 14 footprints). A
@@ -717,27 +715,28 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   Anisotropic blended;
   blended.unit = 1024;
   // One level's samples: log2 of their ratio x, their step stretched by 2^(stretch_u/256), `share`
-  // 256ths of the weight. Two samples (a ratio under 2) sit ±d/256 of an unstretched step out,
-  // rounded to 1/128 of the level's texel, then stretched (the stretch rounded to 1/256, cut to
-  // 1/64) and cut to 1/128 (part 10: 219 of 225 footprints, the
-  // rest 1/256 off in the ratio; tests/hw/texture's "grad 2d" cases: a ratio just over 1 on level 2
-  // puts both on the centre; part 26: 277 of 315 footprints on level 1, against 194 stretching
-  // first — the rule a helper's search over the offsets forced per footprint found).
+  // 256ths of the weight. The stretch is rounded up to 1/256, then cut to 1/64 (filter probes part
+  // 29: every footprint along an axis). Four or more samples step by the direction times the
+  // stretch, each component cut towards −∞ to 1/64 of the level's texel (part 29: every one of 184
+  // footprints of a gradient axis at 48 angles; part 27: 400 of 432). Two samples (a ratio under 2)
+  // sit ±d/256 of an unstretched step out: that offset, signed as the direction is, is rounded to
+  // 1/128 of the level's texel, then stretched and cut towards −∞ (part 10: 219 of 225 footprints,
+  // the rest 1/256 off in the ratio; tests/hw/texture's "grad 2d" cases: a ratio just over 1 on
+  // level 2 puts both on the centre; part 26: 296 of 315 footprints on level 1, part 29: 754 of 960
+  // footprints, against 645 cutting each sample's offset towards 0).
   auto take = [&](size_t level, int32_t x, int64_t stretch_u, int64_t share) {
     const Footprint fp = major_axis_samples(x);
     const double texel = std::ldexp(1.0, int(level));
-    const double exp_stretch = std::exp2(double(stretch_u) / 256);
+    const double stretch = std::floor(std::ceil(256 * std::exp2(double(stretch_u) / 256)) / 4) / 64;
     int64_t before = 0;  // the samples' shares so far
     for (unsigned k = 0; k < fp.n; ++k) {
       std::array<double, 3> at_k = c;
       for (unsigned d = 0; d < 2; ++d) {
         double offset;  // in the level's texels
-        if (fp.n == 2) {  // in 1/128 of the level's texel: unstretched and rounded, then stretched and cut
-          const double stretch = std::floor(std::floor(256 * exp_stretch + 0.5) / 4) / 64;
-          const double unstretched = std::floor(std::fabs(direction[d] * fp.offset[k] / 2) + 0.5);
-          offset = std::copysign(std::floor(unstretched * stretch) / 128, direction[d] * fp.offset[k]);
-        } else {  // the step, stretched, cut to 1/64 of the level's texel
-          const double stretch = std::ceil(256 * exp_stretch) / 256;
+        if (fp.n == 2) {
+          const double half = std::copysign(std::floor(std::fabs(direction[d] * fp.offset[k] / 2) + 0.5), direction[d]);
+          offset = std::floor(half * stretch) / 128 * (fp.offset[k] > 0 ? 1 : -1);
+        } else {
           offset = std::floor(64 * direction[d] * stretch) / 64 * fp.offset[k] / 256;
         }
         offset *= texel;
