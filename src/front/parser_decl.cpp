@@ -54,17 +54,18 @@ void Parser::ptr_attributes(VarDecl& d) {
 Declarator Parser::declarator() {
   Declarator dc;
   dc.loc = cur().loc;
-  if (cur().kind == Tok::Sink) {
+  const bool sink = cur().kind == Tok::Sink;  // a .callprototype's unnamed parameter (§11.3.3)
+  if (sink) {
     dc.name = "_";
     advance();
-    return dc;
+  } else {
+    dc.name = std::string(expect_ident("variable name").text);
+    if (accept('<')) {  // parameterized names %r<100> (§5.4.6)
+      dc.range = expect_uint("register count");
+      expect('>', "after register count");
+    }
   }
-  dc.name = std::string(expect_ident("variable name").text);
-  if (accept('<')) {  // parameterized names %r<100> (§5.4.6)
-    dc.range = expect_uint("register count");
-    expect('>', "after register count");
-  }
-  while (accept('[')) {
+  while (accept('[')) {  // an array, also unnamed: .param .align 4 .b8 _[16]
     if (accept(']')) {
       dc.dims.emplace_back(std::nullopt);
       continue;
@@ -72,7 +73,7 @@ Declarator Parser::declarator() {
     dc.dims.emplace_back(expr(true));
     expect(']', "after array size");
   }
-  if (accept('=')) dc.init = initializer();
+  if (!sink && accept('=')) dc.init = initializer();
   return dc;
 }
 

@@ -156,6 +156,27 @@ TEST(Engine, RecursiveCallsAndIndirectCalls) {  // §9.7.12.5, §7
   for (int i = 0; i < 16; ++i) EXPECT_EQ(v[i], 2 * fib[i]) << i;
 }
 
+// A struct passed by value through a function pointer: nvcc declares the prototype's parameter as
+// an unnamed byte array (§11.3.3, §9.7.12.5).
+TEST(Engine, IndirectCallPassesAStructByValue) {
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".func f(.param .b64 out, .param .align 4 .b8 s[16])\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd1;\n"
+         "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [s];\nld.param.u32 %r2, [s+4];\n"
+         "ld.param.u32 %r3, [s+8];\nld.param.u32 %r4, [s+12];\n"
+         "add.s32 %r1, %r1, %r2;\nadd.s32 %r1, %r1, %r3;\nmul.lo.s32 %r4, %r4, 10;\nadd.s32 %r1, %r1, %r4;\n"
+         "st.global.u32 [%rd1], %r1;\nret;\n}\n"
+         ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd<3>;\n"
+         "ld.param.u64 %rd1, [out];\nmov.u64 %rd2, f;\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 1;\n"
+         "{\n.param .b64 a;\n.param .align 4 .b8 b[16];\nst.param.b64 [a], %rd1;\n"
+         "st.param.u32 [b], %r1;\nst.param.u32 [b+4], %r2;\nst.param.u32 [b+8], %r1;\nst.param.u32 [b+12], %r2;\n"
+         "p: .callprototype ()_ (.param .b64 _, .param .align 4 .b8 _[16]);\ncall %rd2, (a, b), p;\n}\nret;\n}\n");
+  uint64_t out = h.buffer(std::vector<uint32_t>(1, 0));
+  LaunchResult r = h.launch("k", {1}, {1}, {arg(out)});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(h.read<uint32_t>(out, 1)[0], 0u + 1 + 0 + 10 * 1);
+}
+
 TEST(Engine, ManyCtasOnSeveralHostThreads) {
   Harness h;
   h.load(kernel_ptx(std::string(kTid) + "st.global.u32 [%rd2], %r4;"));

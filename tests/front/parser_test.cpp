@@ -186,6 +186,7 @@ TEST(Parser, FunctionsAndDirectives) {  // §11.3, §11.4
       " .pragma \"used_bytes_mask 0xfff\";\n"
       "p: .callprototype (.param .b32 _) _ (.param .b64 _, .param .b32 _);\n"
       "q: .callprototype _ (.param .b32 _) .noreturn;\n"
+      "s: .callprototype ()_ (.param .b64 _, .param .align 4 .b8 _[16]);\n"
       "t: .branchtargets L1, L2;\n"
       "c: .calltargets g;\n"
       "L1:\nL2:\n ret;\n}\n");
@@ -209,9 +210,14 @@ TEST(Parser, FunctionsAndDirectives) {  // §11.3, §11.4
   EXPECT_EQ(body[1].proto.params.size(), 2u);
   EXPECT_TRUE(body[2].proto.noreturn);
   EXPECT_FALSE(body[2].proto.has_returns);
-  EXPECT_EQ(body[3].kind, Statement::Kind::BranchTargets);
-  EXPECT_EQ(body[3].words, (std::vector<std::string>{"L1", "L2"}));
-  EXPECT_EQ(body[4].kind, Statement::Kind::CallTargets);
+  // an unnamed array parameter: a struct passed by value (nvcc's indirect calls)
+  ASSERT_EQ(body[3].proto.params.size(), 2u);
+  EXPECT_EQ(body[3].proto.params[1].align, std::optional<uint64_t>(4));
+  ASSERT_EQ(body[3].proto.params[1].names[0].dims.size(), 1u);
+  EXPECT_NE(front::print_module(*p.module).find(".param .align 4 .b8 _[16]"), std::string::npos);
+  EXPECT_EQ(body[4].kind, Statement::Kind::BranchTargets);
+  EXPECT_EQ(body[4].words, (std::vector<std::string>{"L1", "L2"}));
+  EXPECT_EQ(body[5].kind, Statement::Kind::CallTargets);
 }
 
 TEST(Parser, DebugDirectives) {  // §11.5
