@@ -42,69 +42,6 @@ CUresult query(const void* out, CUdevice dev) {
   return valid(dev) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
-// The attributes of an H100 SXM (sm_90) as its driver reports them; those that depend on the
-// compute capability follow PTXVM_CC.
-int attribute(CUdevice_attribute a) {
-  const Config& c = driver().config;
-  switch (a) {
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return 1024;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 2147483647;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return 48 * 1024;
-  case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 64 * 1024;
-  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
-  case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 2147483647;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return 65536;
-  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return 1980000;
-  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return 2619000;
-  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return 5120;
-  case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
-  case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: return 32;
-  case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return 132;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: return CU_COMPUTEMODE_DEFAULT;
-  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return 50 * 1024 * 1024;
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return 2048;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return 32;
-  case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 2;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return c.major;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return c.minor;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return 228 * 1024;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return 227 * 1024;
-  case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return 1024;
-  case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: return 2;
-  case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return 0;
-  case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: return 0;
-  case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: return 0;
-  case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return 0;
-  case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 134213632;
-  // what a CPU-backed device with unified memory can do
-  case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
-  case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
-  case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
-  case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
-  case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS:
-  case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
-  case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
-  case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
-  case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
-  case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH:
-    return 1;
-  default: return 0;
-  }
-}
-
 }  // namespace
 }  // namespace ptxvm::cuda
 
@@ -178,19 +115,111 @@ CUresult CUDAAPI cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attr, CUdevice dev) {
-  if (CUresult r = query(value, dev)) return r;
-  if (attr <= 0 || attr >= CU_DEVICE_ATTRIBUTE_MAX) return CUDA_ERROR_INVALID_VALUE;
-  *value = attribute(attr);
-  return CUDA_SUCCESS;
-}
-
 CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice dev) {
   if (!major || !minor) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   if (!valid(dev)) return CUDA_ERROR_INVALID_DEVICE;
   *major = driver().config.major, *minor = driver().config.minor;
   return CUDA_SUCCESS;
+}
+
+// The PCI location "domain:bus:device.function" in hex (13 characters with the terminator, as
+// cuDeviceGetPCIBusId documents): device n is on bus n (CU_DEVICE_ATTRIBUTE_PCI_BUS_ID).
+CUresult CUDAAPI cuDeviceGetPCIBusId(char* id, int len, CUdevice dev) {
+  if (!id || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = query(id, dev)) return r;
+  std::snprintf(id, size_t(len), "%04x:%02x:%02x.0", 0, unsigned(dev), 0);
+  return CUDA_SUCCESS;
+}
+
+// The device at a PCI location in any of the forms cuDeviceGetByPCIBusId takes:
+// domain:bus:device.function, domain:bus:device or bus:device.function.
+CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice* dev, const char* id) {
+  if (!dev || !id) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+  char end = 0;
+  const bool parsed = std::sscanf(id, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &end) == 4 ||
+                      std::sscanf(id, "%x:%x:%x%c", &domain, &bus, &device, &end) == 3 ||
+                      (domain = 0, std::sscanf(id, "%x:%x.%x%c", &bus, &device, &function, &end) == 3);
+  if (!parsed) return CUDA_ERROR_INVALID_VALUE;
+  if (domain != 0 || device != 0 || function != 0 || !valid(int(bus))) return CUDA_ERROR_INVALID_DEVICE;
+  *dev = int(bus);
+  return CUDA_SUCCESS;
+}
+
+// The deprecated CUdevprop summary, from the attributes.
+CUresult CUDAAPI cuDeviceGetProperties(CUdevprop* p, CUdevice dev) {
+  if (CUresult r = query(p, dev)) return r;
+  auto get = [dev](CUdevice_attribute a) {
+    int v = 0;
+    cuDeviceGetAttribute(&v, a, dev);
+    return v;
+  };
+  p->maxThreadsPerBlock = get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  for (int i = 0; i < 3; ++i) {
+    p->maxThreadsDim[i] = get(CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i));
+    p->maxGridSize[i] = get(CUdevice_attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i));
+  }
+  p->sharedMemPerBlock = get(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  p->totalConstantMemory = get(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+  p->SIMDWidth = get(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  p->memPitch = get(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+  p->regsPerBlock = get(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  p->clockRate = get(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  p->textureAlign = get(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+  return CUDA_SUCCESS;
+}
+
+// ---- peers: every device's memory is the host's, so any two devices reach each other ----
+
+CUresult CUDAAPI cuDeviceCanAccessPeer(int* can, CUdevice dev, CUdevice peer) {
+  if (CUresult r = query(can, dev)) return r;
+  if (!valid(peer)) return CUDA_ERROR_INVALID_DEVICE;
+  *can = dev != peer;  // a device is not its own peer
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attr, CUdevice src, CUdevice dst) {
+  if (CUresult r = query(value, src)) return r;
+  if (!valid(dst) || src == dst) return CUDA_ERROR_INVALID_DEVICE;
+  switch (attr) {
+  case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: *value = 0; break;
+  case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+  case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+  case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: *value = 1; break;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+// cuCtxEnablePeerAccess: flags must be 0; a context's own device is no peer; enabling twice is
+// CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, disabling what is not enabled PEER_ACCESS_NOT_ENABLED.
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer, unsigned flags) {
+  if (CUresult r = ready()) return r;
+  CUcontext self = current();
+  if (!self) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!peer) return CUDA_ERROR_INVALID_HANDLE;
+  if (flags) return CUDA_ERROR_INVALID_VALUE;
+  if (peer->device == self->device) return CUDA_ERROR_INVALID_DEVICE;
+  std::lock_guard lock(driver().mutex);
+  for (CUcontext p : self->peers)
+    if (p == peer) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  self->peers.push_back(peer);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peer) {
+  if (CUresult r = ready()) return r;
+  CUcontext self = current();
+  if (!self) return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard lock(driver().mutex);
+  for (auto it = self->peers.begin(); it != self->peers.end(); ++it)
+    if (*it == peer) {
+      self->peers.erase(it);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 }
 
 // ---- contexts: one primary context per device; explicit contexts are the same object ----
@@ -311,12 +340,50 @@ CUresult CUDAAPI cuCtxGetLimit(size_t* value, CUlimit limit) {
 
 CUresult CUDAAPI cuCtxSetLimit(CUlimit, size_t) { return CUDA_SUCCESS; }
 
-// ---- errors ----
+// Cache and shared memory bank preferences have nothing to configure; the answers are the defaults.
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache* config) {
+  if (!config) return CUDA_ERROR_INVALID_VALUE;
+  *config = CU_FUNC_CACHE_PREFER_NONE;
+  return ready();
+}
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache) { return ready(); }
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig* config) {
+  if (!config) return CUDA_ERROR_INVALID_VALUE;
+  *config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+  return ready();
+}
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig) { return ready(); }
+CUresult CUDAAPI cuCtxResetPersistingL2Cache() { return ready(); }  // no cache to reset
+
+CUresult CUDAAPI cuCtxSetFlags(unsigned flags) {
+  if (CUresult r = ready()) return r;
+  if (!current()) return CUDA_ERROR_INVALID_CONTEXT;
+  current()->flags = flags;
+  return CUDA_SUCCESS;
+}
+
+// A context's unique id: its address, as the tools table's context_id (private.cpp) gives it.
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long* id) {
+  if (!id) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  if (!ctx) ctx = current();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  *id = reinterpret_cast<uintptr_t>(ctx);
+  return CUDA_SUCCESS;
+}
+
+// The profiler API: no profiler runs, and starting or stopping it succeeds.
+CUresult CUDAAPI cuProfilerInitialize(const char*, const char*, int) { return ready(); }  // cudaProfiler.h's
+CUresult CUDAAPI cuProfilerStart() { return ready(); }
+CUresult CUDAAPI cuProfilerStop() { return ready(); }
+
+// ---- errors: NVIDIA's names and texts (errors.inc); an unknown code is CUDA_ERROR_INVALID_VALUE
+// with a null answer, as cuGetErrorName/cuGetErrorString document ----
 
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char** name) {
   if (!name) return CUDA_ERROR_INVALID_VALUE;
   switch (error) {
-#define PTXVM_ERROR(e) \
+#define PTXVM_ERROR(e, text) \
   case e: *name = #e; return CUDA_SUCCESS;
 #include "errors.inc"
 #undef PTXVM_ERROR
@@ -326,10 +393,13 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char** name) {
 
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** text) {
   if (!text) return CUDA_ERROR_INVALID_VALUE;
-  const char* name = nullptr;
-  if (CUresult r = cuGetErrorName(error, &name)) return r;
-  *text = name + 5;  // "CUDA_ERROR_ILLEGAL_ADDRESS" -> "ERROR_ILLEGAL_ADDRESS"
-  return CUDA_SUCCESS;
+  switch (error) {
+#define PTXVM_ERROR(e, string) \
+  case e: *text = string; return CUDA_SUCCESS;
+#include "errors.inc"
+#undef PTXVM_ERROR
+  default: *text = nullptr; return CUDA_ERROR_INVALID_VALUE;
+  }
 }
 
 }  // extern "C"

@@ -26,6 +26,7 @@ struct CUctx_st {
     void (*destroy)(CUcontext, void*, void*);
   };
   std::map<void*, Stored> stored;
+  std::vector<CUcontext> peers;  // cuCtxEnablePeerAccess's
 };
 
 // A loaded module and its kernels (the same objects serve as CUfunction and CUkernel).
@@ -65,6 +66,12 @@ struct CUstream_st {
   unsigned flags = 0;
   int priority = 0;
   CUgraph_st* capture = nullptr;  // the graph stream capture records into (cuStreamBeginCapture)
+  // cuStreamSetAttribute's access policy window, synchronization policy and memory sync domain
+  // and map (stream.cpp; the priority is `priority`)
+  CUaccessPolicyWindow window{};
+  CUsynchronizationPolicy sync_policy = CU_SYNC_POLICY_AUTO;
+  CUlaunchMemSyncDomainMap domain_map{0, 1};
+  CUlaunchMemSyncDomain domain = CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT;
 };
 
 // A node of a graph (graph.cpp): what it does when the graph is launched.

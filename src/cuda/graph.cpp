@@ -303,6 +303,9 @@ CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphEx
   return CUDA_SUCCESS;
 }
 
+// Uploading prepares nothing: the graph's nodes run on the host at each launch (cuGraphUpload).
+CUresult CUDAAPI cuGraphUpload(CUgraphExec exec, CUstream) { return exec ? ready() : CUDA_ERROR_INVALID_VALUE; }
+
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
   delete exec;

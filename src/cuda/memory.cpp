@@ -122,6 +122,43 @@ CUresult fill(CUdeviceptr dst, T value, size_t count) {
   return CUDA_SUCCESS;
 }
 
+// On a capturing stream a 2D memset is one memset node (CUDA_MEMSET_NODE_PARAMS is 2D).
+bool captured_set_2d(CUstream s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t w, size_t h) {
+  CUgraph_st* g = capturing(s);
+  if (!g) return false;
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  node.set = {dst, pitch, value, element, w, h};
+  record(g, std::move(node));
+  return true;
+}
+
+// cuMemsetD2D*: `height` rows of `width` elements, `pitch` bytes apart (cuMemsetD2D8 documents the
+// pitch as the row's span in bytes, at least width elements).
+template <typename T>
+CUresult fill_2d(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
+  if (CUresult r = ready()) return r;
+  if (height > 1 && pitch < width * sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t y = 0; y < height; ++y)
+    if (CUresult r = fill<T>(dst + y * pitch, value, width)) return r;
+  return CUDA_SUCCESS;
+}
+
+// The bytes of each pointer attribute's answer (cuPointerGetAttribute's types), for the default
+// answers of cuPointerGetAttributes.
+size_t attribute_bytes(CUpointer_attribute a) {
+  switch (a) {
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+  case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: return 4;
+  case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+  case CU_POINTER_ATTRIBUTE_MAPPED:
+  case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: return 1;
+  default: return 8;
+  }
+}
+
 }  // namespace
 }  // namespace ptxvm::cuda
 
@@ -232,6 +269,16 @@ CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute
   case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data) = reinterpret_cast<void*>(ptr); break;
   case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<unsigned*>(data) = managed; break;
   case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = 0; break;
+  case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<bool*>(data) = device; break;
+  case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *static_cast<bool*>(data) = true; break;  // every copy is synchronous
+  case CU_POINTER_ATTRIBUTE_BUFFER_ID:  // unique while the allocation lives: its address
+  case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: {
+    CUdeviceptr base = 0;
+    if (CUresult r = cuMemGetAddressRange_v2(&base, nullptr, ptr)) return r;
+    if (attribute == CU_POINTER_ATTRIBUTE_BUFFER_ID) *static_cast<unsigned long long*>(data) = base;
+    else *static_cast<CUmemoryPool*>(data) = driver().allocations[base].pool;
+    break;
+  }
   case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
   case CU_POINTER_ATTRIBUTE_RANGE_SIZE: {
     CUdeviceptr base = 0;
@@ -286,6 +333,86 @@ CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, C
 }
 CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s) {
   return captured_set(s, dst, v, 4, n) ? CUDA_SUCCESS : fill<uint32_t>(dst, v, n);
+}
+
+// Several attributes at once; a pointer the driver does not know (ordinary host memory) is no
+// error here: every answer is the default null value (cuPointerGetAttributes).
+CUresult CUDAAPI cuPointerGetAttributes(unsigned count, CUpointer_attribute* attributes, void** data, CUdeviceptr ptr) {
+  if (!attributes || !data) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  const bool known = device_bytes(ptr, 1) != nullptr;
+  for (unsigned i = 0; i < count; ++i) {
+    if (!data[i]) return CUDA_ERROR_INVALID_VALUE;
+    if (!known) {
+      std::memset(data[i], 0, attribute_bytes(attributes[i]));
+      continue;
+    }
+    if (CUresult r = cuPointerGetAttribute(data[i], attributes[i], ptr)) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h) {
+  return fill_2d<uint8_t>(dst, pitch, v, w, h);
+}
+CUresult CUDAAPI cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h) {
+  return fill_2d<uint16_t>(dst, pitch, v, w, h);
+}
+CUresult CUDAAPI cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned v, size_t w, size_t h) {
+  return fill_2d<uint32_t>(dst, pitch, v, w, h);
+}
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s) {
+  return captured_set_2d(s, dst, pitch, v, 1, w, h) ? CUDA_SUCCESS : cuMemsetD2D8_v2(dst, pitch, v, w, h);
+}
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s) {
+  return captured_set_2d(s, dst, pitch, v, 2, w, h) ? CUDA_SUCCESS : cuMemsetD2D16_v2(dst, pitch, v, w, h);
+}
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned v, size_t w, size_t h, CUstream s) {
+  return captured_set_2d(s, dst, pitch, v, 4, w, h) ? CUDA_SUCCESS : cuMemsetD2D32_v2(dst, pitch, v, w, h);
+}
+
+// Copies between contexts: every device's memory is in one address space, so a peer copy is a
+// device-to-device copy; the contexts must be given (cuMemcpyPeer).
+CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n) {
+  if (!dst_ctx || !src_ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  return cuMemcpyDtoD_v2(dst, src, n);
+}
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n,
+                                   CUstream s) {
+  if (!dst_ctx || !src_ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  return cuMemcpyDtoDAsync_v2(dst, src, n, s);
+}
+CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* p) {
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  const CUDA_MEMCPY3D c{p->srcXInBytes, p->srcY, p->srcZ, p->srcLOD, p->srcMemoryType, p->srcHost, p->srcDevice,
+                        p->srcArray,    nullptr,  p->srcPitch, p->srcHeight, p->dstXInBytes, p->dstY, p->dstZ,
+                        p->dstLOD,      p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, nullptr,
+                        p->dstPitch,    p->dstHeight, p->WidthInBytes, p->Height, p->Depth};
+  return cuMemcpy3D_v2(&c);
+}
+CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* p, CUstream) { return cuMemcpy3DPeer(p); }
+
+// Managed memory is host memory the device uses in place: prefetches and advice have nothing to
+// move, and attaching memory to a stream changes nothing (cuMemPrefetchAsync, cuMemAdvise,
+// cuStreamAttachMemAsync); the range must be memory the driver knows.
+#undef cuMemPrefetchAsync
+#undef cuMemAdvise
+CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CUmemLocation, unsigned, CUstream) {
+  if (CUresult r = ready()) return r;
+  return n && device_bytes(p, n) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr p, size_t n, CUdevice, CUstream s) {  // CUDA 8-12's
+  return cuMemPrefetchAsync_v2(p, n, {}, 0, s);
+}
+CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr p, size_t n, CUmem_advise, CUmemLocation) {
+  return cuMemPrefetchAsync_v2(p, n, {}, 0, nullptr);
+}
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr p, size_t n, CUmem_advise, CUdevice) {  // CUDA 8-12's
+  return cuMemPrefetchAsync_v2(p, n, {}, 0, nullptr);
+}
+CUresult CUDAAPI cuStreamAttachMemAsync(CUstream, CUdeviceptr p, size_t, unsigned) {
+  if (CUresult r = ready()) return r;
+  return device_bytes(p, 1) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 }  // extern "C"

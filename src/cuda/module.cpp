@@ -281,6 +281,64 @@ CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attr, int value, CUke
 }
 CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction, CUfunc_cache) { return ready(); }
 CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel, CUfunc_cache, CUdevice) { return ready(); }
+// Parameter `index`'s offset and size in the kernel's parameter buffer (cuFuncGetParamInfo), laid
+// out as arguments() reads it.
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction f, size_t index, size_t* offset, size_t* size) {
+  if (!f || !offset || !size) return CUDA_ERROR_INVALID_VALUE;
+  if (index >= f->params.size()) return CUDA_ERROR_INVALID_VALUE;
+  size_t at = 0;
+  for (size_t i = 0;; ++i) {
+    const ptxvm::KernelParam& p = f->params[i];
+    at = (at + p.align - 1) / p.align * p.align;
+    if (i == index) {
+      *offset = at, *size = p.size;
+      return ready();
+    }
+    at += p.size;
+  }
+}
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel k, size_t index, size_t* offset, size_t* size) {
+  return cuFuncGetParamInfo(reinterpret_cast<CUfunction>(k), index, offset, size);
+}
+CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel k) {
+  return cuFuncGetName(name, reinterpret_cast<CUfunction>(k));
+}
+// Modules load eagerly: a function is loaded as soon as it exists.
+CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState* state, CUfunction f) {
+  if (!state || !f) return CUDA_ERROR_INVALID_VALUE;
+  *state = CU_FUNCTION_LOADING_STATE_LOADED;
+  return ready();
+}
+CUresult CUDAAPI cuFuncLoad(CUfunction f) { return f ? ready() : CUDA_ERROR_INVALID_HANDLE; }
+
+// A module's kernels: how many, and up to `count` of them.
+CUresult CUDAAPI cuModuleGetFunctionCount(unsigned* count, CUmodule m) {
+  if (!count || !m) return CUDA_ERROR_INVALID_VALUE;
+  *count = unsigned(m->functions.size());
+  return ready();
+}
+CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction* functions, unsigned count, CUmodule m) {
+  if (!functions || !m) return CUDA_ERROR_INVALID_VALUE;
+  unsigned i = 0;
+  for (auto it = m->functions.begin(); it != m->functions.end() && i < count; ++it) functions[i++] = it->second.get();
+  return ready();
+}
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned* count, CUlibrary lib) {
+  if (!lib) return CUDA_ERROR_INVALID_HANDLE;
+  return cuModuleGetFunctionCount(count, lib->module);
+}
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel* kernels, unsigned count, CUlibrary lib) {
+  if (!lib) return CUDA_ERROR_INVALID_HANDLE;
+  return cuModuleEnumerateFunctions(reinterpret_cast<CUfunction*>(kernels), count, lib->module);
+}
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* lib, const char* path, CUjit_option* jit, void** jit_values,
+                                       unsigned jit_count, CUlibraryOption* options, void** values, unsigned count) {
+  if (!path) return CUDA_ERROR_INVALID_VALUE;
+  std::string bytes;
+  if (!read_file(path, bytes)) return CUDA_ERROR_FILE_NOT_FOUND;
+  return cuLibraryLoadData(lib, bytes.c_str(), jit, jit_values, jit_count, options, values, count);
+}
+
 CUresult CUDAAPI cuFuncGetModule(CUmodule* m, CUfunction f) {
   if (!m || !f) return CUDA_ERROR_INVALID_VALUE;
   *m = f->module;
@@ -367,6 +425,35 @@ CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const
   const int per_sm = static_cast<int>(std::min(8u, 2048 / threads));
   *clusters = size > 16 ? 0 : sms * per_sm / static_cast<int>(size);
   return CUDA_SUCCESS;
+}
+
+// The block size of the highest occupancy (blocks per SM times threads; the larger block on a tie)
+// and the grid that fills the device at it (cuOccupancyMaxPotentialBlockSize): block sizes from
+// the kernel's limit (and `limit`, when not 0) down by whole warps, each with the dynamic shared
+// memory `dynamic` or the callback gives it.
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid, int* block, CUfunction f,
+                                                          CUoccupancyB2DSize dynamic_of, size_t dynamic, int limit,
+                                                          unsigned) {
+  if (!min_grid || !block || !f || limit < 0) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  int most = 0, sms = 0;
+  if (CUresult r = cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f)) return r;
+  if (CUresult r = cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0)) return r;
+  if (limit > 0) most = std::min(most, limit);
+  int best_block = 0, best_blocks = 0;
+  for (int threads = most; threads > 0; threads = (threads - 1) / 32 * 32) {
+    int blocks = 0;
+    const size_t shared = dynamic_of ? dynamic_of(threads) : dynamic;
+    if (CUresult r = cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, threads, shared)) return r;
+    if (blocks * threads > best_blocks * best_block) best_block = threads, best_blocks = blocks;
+  }
+  *block = best_block;
+  *min_grid = best_blocks * sms;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block, CUfunction f, CUoccupancyB2DSize dynamic_of,
+                                                 size_t dynamic, int limit) {
+  return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block, f, dynamic_of, dynamic, limit, 0);
 }
 
 int CUfunc_st::max_dynamic_shared_bytes() const {

@@ -219,4 +219,10 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char* symbol, void** pfn, int version
   return CUDA_SUCCESS;
 }
 
+// CUDA 11.3-12.x's form, without the status (cuda.h now names cuGetProcAddress_v2 so).
+#undef cuGetProcAddress
+CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** pfn, int version, cuuint64_t flags) {
+  return cuGetProcAddress_v2(symbol, pfn, version, flags, nullptr);
+}
+
 }  // extern "C"

@@ -329,6 +329,30 @@ CUresult CUDAAPI cuMemcpyAtoH_v2(void* dst, CUarray src, size_t offset, size_t n
   return cuMemcpyDtoH_v2(dst, src->resource.address + offset, n);
 }
 
+// Arrays and linear memory: byte offsets into the array's texels, which lie densely in device
+// memory (cuMemcpyDtoA, cuMemcpyAtoD, cuMemcpyAtoA; the asynchronous forms run at once).
+CUresult CUDAAPI cuMemcpyDtoA_v2(CUarray dst, size_t offset, CUdeviceptr src, size_t n) {
+  if (!dst) return CUDA_ERROR_INVALID_HANDLE;
+  if (offset + n > dst->resource.bytes) return CUDA_ERROR_INVALID_VALUE;
+  return cuMemcpyDtoD_v2(dst->resource.address + offset, src, n);
+}
+CUresult CUDAAPI cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t offset, size_t n) {
+  if (!src) return CUDA_ERROR_INVALID_HANDLE;
+  if (offset + n > src->resource.bytes) return CUDA_ERROR_INVALID_VALUE;
+  return cuMemcpyDtoD_v2(dst, src->resource.address + offset, n);
+}
+CUresult CUDAAPI cuMemcpyAtoA_v2(CUarray dst, size_t dst_offset, CUarray src, size_t src_offset, size_t n) {
+  if (!dst || !src) return CUDA_ERROR_INVALID_HANDLE;
+  if (src_offset + n > src->resource.bytes) return CUDA_ERROR_INVALID_VALUE;
+  return cuMemcpyDtoA_v2(dst, dst_offset, src->resource.address + src_offset, n);
+}
+CUresult CUDAAPI cuMemcpyHtoAAsync_v2(CUarray dst, size_t offset, const void* src, size_t n, CUstream) {
+  return cuMemcpyHtoA_v2(dst, offset, src, n);
+}
+CUresult CUDAAPI cuMemcpyAtoHAsync_v2(void* dst, CUarray src, size_t offset, size_t n, CUstream) {
+  return cuMemcpyAtoH_v2(dst, src, offset, n);
+}
+
 CUresult CUDAAPI cuTexObjectCreate(CUtexObject* out, const CUDA_RESOURCE_DESC* res, const CUDA_TEXTURE_DESC* tex,
                                    const CUDA_RESOURCE_VIEW_DESC* view) {
   if (!res || !tex) return CUDA_ERROR_INVALID_VALUE;

@@ -1,6 +1,5 @@
 // Devices, their properties, versions and errors: the runtime's view of the driver's devices, each
 // used through its primary context.
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <utility>
@@ -75,33 +74,25 @@ cudaError_t CUDARTAPI cudaGetLastError() {
 
 cudaError_t CUDARTAPI cudaPeekAtLastError() { return last_error; }
 
+// NVIDIA's names and texts (errors.inc); an unknown code is "unrecognized error code" to both.
 const char* CUDARTAPI cudaGetErrorName(cudaError_t error) {
   switch (error) {
-#define PTXVM_ERROR(e) \
+#define PTXVM_ERROR(e, text) \
   case e: return #e;
 #include "errors.inc"
 #undef PTXVM_ERROR
-  default: return "cudaErrorUnknown";
+  default: return "unrecognized error code";
   }
 }
 
-// The error's name in words ("cudaErrorIllegalAddress" -> "illegal address").
 const char* CUDARTAPI cudaGetErrorString(cudaError_t error) {
-  static std::mutex mutex;
-  static std::map<int, std::string> texts;
-  std::lock_guard lock(mutex);
-  std::string& text = texts[error];
-  if (text.empty()) {
-    const std::string name = cudaGetErrorName(error);
-    const size_t words = std::strlen("cudaError");
-    if (name == "cudaSuccess") text = "no error";
-    else
-      for (size_t i = words; i < name.size(); ++i) {
-        if (std::isupper(static_cast<unsigned char>(name[i])) && i > words) text += ' ';
-        text += static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
-      }
+  switch (error) {
+#define PTXVM_ERROR(e, text) \
+  case e: return text;
+#include "errors.inc"
+#undef PTXVM_ERROR
+  default: return "unrecognized error code";
   }
-  return text.c_str();
 }
 
 cudaError_t CUDARTAPI cudaDriverGetVersion(int* version) {

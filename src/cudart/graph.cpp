@@ -117,6 +117,16 @@ cudaError_t CUDARTAPI cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_
                                      reinterpret_cast<const CUgraphNode*>(deps), count, &c, nullptr));
 }
 
+// The copy cudaMemcpy3D would make, as a node.
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                             size_t count, const cudaMemcpy3DParms* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY3D c;
+  if (cudaError_t e = copy_of(p, c); e != cudaSuccess) return e;
+  return result(cuGraphAddMemcpyNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                     reinterpret_cast<const CUgraphNode*>(deps), count, &c, nullptr));
+}
+
 // cudaMemsetParams and cudaHostNodeParams are laid out as the driver's node parameters.
 cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
                                              size_t count, const cudaMemsetParams* p) {
@@ -147,6 +157,15 @@ cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t g
 cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
   if (cudaError_t e = ready(); e != cudaSuccess) return e;
   return result(cuGraphGetNodes(reinterpret_cast<CUgraph>(graph), reinterpret_cast<CUgraphNode*>(nodes), count));
+}
+
+// cudaGraphNodeType has the driver's values.
+static_assert(int(cudaGraphNodeTypeMemcpy) == CU_GRAPH_NODE_TYPE_MEMCPY &&
+              int(cudaGraphNodeTypeMemAlloc) == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+              int(cudaGraphNodeTypeMemFree) == CU_GRAPH_NODE_TYPE_MEM_FREE);
+cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphNodeGetType(reinterpret_cast<CUgraphNode>(node), reinterpret_cast<CUgraphNodeType*>(type)));
 }
 
 cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {

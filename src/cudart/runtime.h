@@ -65,5 +65,7 @@ cudaError_t fail(cudaError_t e);  // keeps `e` as the last error and returns it
 Kernel* kernel_of(const void* stub, cudaError_t* error);
 // The device address and size of a registered variable.
 cudaError_t variable_of(const void* symbol, CUdeviceptr* address, size_t* bytes);
+// The driver's description of a cudaMemcpy3D copy (texture.cpp).
+cudaError_t copy_of(const cudaMemcpy3DParms* p, CUDA_MEMCPY3D& c);
 
 }  // namespace ptxvm::cudart

@@ -2,6 +2,7 @@
 // (cuArray3DCreate, cuMemcpy2D/3D, cuTexObjectCreate, cuSurfObjectCreate), whose enumerations
 // for address modes, filter modes and resource types have the same values.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "runtime.h"
@@ -76,7 +77,94 @@ bool resource_of(const cudaResourceDesc& r, CUDA_RESOURCE_DESC& out) {
   return false;
 }
 
+// One side of a copy: an array from (x bytes, y), or memory.
+struct Place {
+  cudaArray_const_t array;
+  CUdeviceptr at = 0;
+  size_t x = 0, y = 0;
+};
+
+// A copy of `height` rows of `width` bytes, on stream `s` when `async`.
+cudaError_t copy_2d(const Place& dst, size_t dpitch, const Place& src, size_t spitch, size_t width, size_t height,
+                    cudaMemcpyKind kind, cudaStream_t s, bool async) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY2D c{};
+  auto side = [](const Place& p, size_t pitch, CUmemorytype& type, CUarray& array, CUdeviceptr& at, size_t& to_pitch,
+                 size_t& x, size_t& y) {
+    type = p.array ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED;
+    array = reinterpret_cast<CUarray>(const_cast<cudaArray_t>(p.array));
+    at = p.at, to_pitch = pitch, x = p.x, y = p.y;
+  };
+  side(src, spitch, c.srcMemoryType, c.srcArray, c.srcDevice, c.srcPitch, c.srcXInBytes, c.srcY);
+  side(dst, dpitch, c.dstMemoryType, c.dstArray, c.dstDevice, c.dstPitch, c.dstXInBytes, c.dstY);
+  c.WidthInBytes = width, c.Height = height;
+  return result(async ? cuMemcpy2DAsync_v2(&c, reinterpret_cast<CUstream>(s)) : cuMemcpy2D_v2(&c));
+}
+
+// The deprecated copies of `count` bytes to, from and between arrays (cudaMemcpyToArray and its
+// kin): the bytes run along an array's row from (x, y) and go on at the start of the next row
+// ("starting at hOffset rows and wOffset bytes from the upper left corner"). Each piece within one
+// row of each array is one copy.
+cudaError_t copy_linear(Place dst, Place src, size_t count, cudaMemcpyKind kind, cudaStream_t s, bool async) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  size_t row[2] = {SIZE_MAX, SIZE_MAX};  // an array's row in bytes: dst's, src's
+  for (int i = 0; i < 2; ++i) {
+    const Place& p = i ? src : dst;
+    if (!p.array) continue;
+    CUDA_ARRAY3D_DESCRIPTOR d{};
+    if (cudaError_t e = result(cuArray3DGetDescriptor_v2(&d, reinterpret_cast<CUarray>(const_cast<cudaArray_t>(p.array))));
+        e != cudaSuccess)
+      return e;
+    row[i] = d.Width * (desc_of(d.Format, d.NumChannels).x / 8) * d.NumChannels;
+    const size_t rows = std::max<size_t>(d.Height, 1);
+    if (p.x >= row[i] || p.y >= rows || p.y * row[i] + p.x + count > rows * row[i]) return fail(cudaErrorInvalidValue);
+  }
+  while (count) {
+    const size_t n = std::min({count, row[0] - dst.x, row[1] - src.x});
+    if (cudaError_t e = copy_2d(dst, n, src, n, n, 1, kind, s, async); e != cudaSuccess) return e;
+    for (int i = 0; i < 2; ++i) {
+      Place& p = i ? src : dst;
+      if (!p.array) p.at += n;
+      else if ((p.x += n) == row[i]) p.x = 0, ++p.y;
+    }
+    count -= n;
+  }
+  return cudaSuccess;
+}
+
 }  // namespace
+
+namespace ptxvm::cudart {
+
+// Widths count elements where an array takes part, bytes otherwise; positions count each side's
+// elements, a pointer's being bytes (cudaMemcpy3DParms).
+cudaError_t copy_of(const cudaMemcpy3DParms* p, CUDA_MEMCPY3D& c) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  c = {};
+  const size_t element = p->srcArray   ? element_bytes(reinterpret_cast<CUarray>(p->srcArray))
+                         : p->dstArray ? element_bytes(reinterpret_cast<CUarray>(p->dstArray))
+                                       : 1;
+  // one side of the copy: an array, or memory at a pitched pointer
+  auto side = [&](cudaArray_t array, const cudaPitchedPtr& at, const cudaPos& pos, CUmemorytype& type, CUarray& to_array,
+                  CUdeviceptr& to, size_t& pitch, size_t& height, size_t& x, size_t& y, size_t& z) {
+    type = array ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED;
+    to_array = reinterpret_cast<CUarray>(array);
+    if (!array) to = reinterpret_cast<CUdeviceptr>(at.ptr), pitch = at.pitch, height = at.ysize;
+    x = pos.x * (array ? element : 1), y = pos.y, z = pos.z;  // a pointer's elements are bytes
+  };
+  side(p->srcArray, p->srcPtr, p->srcPos, c.srcMemoryType, c.srcArray, c.srcDevice, c.srcPitch, c.srcHeight,
+       c.srcXInBytes, c.srcY, c.srcZ);
+  side(p->dstArray, p->dstPtr, p->dstPos, c.dstMemoryType, c.dstArray, c.dstDevice, c.dstPitch, c.dstHeight,
+       c.dstXInBytes, c.dstY, c.dstZ);
+  c.WidthInBytes = p->extent.width * element;
+  c.Height = std::max<size_t>(p->extent.height, 1), c.Depth = std::max<size_t>(p->extent.depth, 1);
+  return cudaSuccess;
+}
+
+}  // namespace ptxvm::cudart
 
 extern "C" {
 
@@ -122,60 +210,59 @@ cudaError_t CUDARTAPI cudaGetChannelDesc(cudaChannelFormatDesc* desc, cudaArray_
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t x, size_t y, const void* src, size_t spitch,
-                                          size_t width, size_t height, cudaMemcpyKind) {
-  if (cudaError_t e = ready(); e != cudaSuccess) return e;
-  CUDA_MEMCPY2D c{};
-  c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-  c.srcDevice = reinterpret_cast<CUdeviceptr>(src);
-  c.srcPitch = spitch;
-  c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-  c.dstArray = reinterpret_cast<CUarray>(dst);
-  c.dstXInBytes = x, c.dstY = y;
-  c.WidthInBytes = width, c.Height = height;
-  return result(cuMemcpy2D_v2(&c));
+                                          size_t width, size_t height, cudaMemcpyKind kind) {
+  return copy_2d({dst, 0, x, y}, 0, {nullptr, CUdeviceptr(src)}, spitch, width, height, kind, nullptr, false);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t x, size_t y, const void* src, size_t spitch,
+                                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s) {
+  return copy_2d({dst, 0, x, y}, 0, {nullptr, CUdeviceptr(src)}, spitch, width, height, kind, s, true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t x, size_t y,
-                                            size_t width, size_t height, cudaMemcpyKind) {
-  if (cudaError_t e = ready(); e != cudaSuccess) return e;
-  CUDA_MEMCPY2D c{};
-  c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-  c.srcArray = reinterpret_cast<CUarray>(const_cast<cudaArray_t>(src));
-  c.srcXInBytes = x, c.srcY = y;
-  c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-  c.dstDevice = reinterpret_cast<CUdeviceptr>(dst);
-  c.dstPitch = dpitch;
-  c.WidthInBytes = width, c.Height = height;
-  return result(cuMemcpy2D_v2(&c));
+                                            size_t width, size_t height, cudaMemcpyKind kind) {
+  return copy_2d({nullptr, CUdeviceptr(dst)}, dpitch, {src, 0, x, y}, 0, width, height, kind, nullptr, false);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t x, size_t y,
+                                                 size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s) {
+  return copy_2d({nullptr, CUdeviceptr(dst)}, dpitch, {src, 0, x, y}, 0, width, height, kind, s, true);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t dx, size_t dy, cudaArray_const_t src, size_t sx,
+                                               size_t sy, size_t width, size_t height, cudaMemcpyKind kind) {
+  return copy_2d({dst, 0, dx, dy}, 0, {src, 0, sx, sy}, 0, width, height, kind, nullptr, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t x, size_t y, const void* src, size_t count,
                                         cudaMemcpyKind kind) {
-  return cudaMemcpy2DToArray(dst, x, y, src, count, count, 1, kind);
+  return copy_linear({dst, 0, x, y}, {nullptr, CUdeviceptr(src)}, count, kind, nullptr, false);
 }
 
-// Widths count elements where an array takes part, bytes otherwise (cudaMemcpy3DParms).
+cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t x, size_t y, const void* src, size_t count,
+                                             cudaMemcpyKind kind, cudaStream_t s) {
+  return copy_linear({dst, 0, x, y}, {nullptr, CUdeviceptr(src)}, count, kind, s, true);
+}
+
+cudaError_t CUDARTAPI cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t x, size_t y, size_t count,
+                                          cudaMemcpyKind kind) {
+  return copy_linear({nullptr, CUdeviceptr(dst)}, {src, 0, x, y}, count, kind, nullptr, false);
+}
+
+cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t x, size_t y, size_t count,
+                                               cudaMemcpyKind kind, cudaStream_t s) {
+  return copy_linear({nullptr, CUdeviceptr(dst)}, {src, 0, x, y}, count, kind, s, true);
+}
+
+cudaError_t CUDARTAPI cudaMemcpyArrayToArray(cudaArray_t dst, size_t dx, size_t dy, cudaArray_const_t src, size_t sx,
+                                             size_t sy, size_t count, cudaMemcpyKind kind) {
+  return copy_linear({dst, 0, dx, dy}, {src, 0, sx, sy}, count, kind, nullptr, false);
+}
+
 cudaError_t CUDARTAPI cudaMemcpy3D(const cudaMemcpy3DParms* p) {
-  if (!p) return fail(cudaErrorInvalidValue);
   if (cudaError_t e = ready(); e != cudaSuccess) return e;
-  CUDA_MEMCPY3D c{};
-  const size_t element = p->srcArray   ? element_bytes(reinterpret_cast<CUarray>(p->srcArray))
-                         : p->dstArray ? element_bytes(reinterpret_cast<CUarray>(p->dstArray))
-                                       : 1;
-  // one side of the copy: an array, or memory at a pitched pointer
-  auto side = [&](cudaArray_t array, const cudaPitchedPtr& at, const cudaPos& pos, CUmemorytype& type, CUarray& to_array,
-                  CUdeviceptr& to, size_t& pitch, size_t& height, size_t& x, size_t& y, size_t& z) {
-    type = array ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED;
-    to_array = reinterpret_cast<CUarray>(array);
-    if (!array) to = reinterpret_cast<CUdeviceptr>(at.ptr), pitch = at.pitch, height = at.ysize;
-    x = pos.x * element, y = pos.y, z = pos.z;
-  };
-  side(p->srcArray, p->srcPtr, p->srcPos, c.srcMemoryType, c.srcArray, c.srcDevice, c.srcPitch, c.srcHeight,
-       c.srcXInBytes, c.srcY, c.srcZ);
-  side(p->dstArray, p->dstPtr, p->dstPos, c.dstMemoryType, c.dstArray, c.dstDevice, c.dstPitch, c.dstHeight,
-       c.dstXInBytes, c.dstY, c.dstZ);
-  c.WidthInBytes = p->extent.width * element;
-  c.Height = std::max<size_t>(p->extent.height, 1), c.Depth = std::max<size_t>(p->extent.depth, 1);
+  CUDA_MEMCPY3D c;
+  if (cudaError_t e = copy_of(p, c); e != cudaSuccess) return e;
   return result(cuMemcpy3D_v2(&c));
 }
 
@@ -222,6 +309,11 @@ cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
 }
 
 
-cudaError_t CUDARTAPI cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
+cudaError_t CUDARTAPI cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t s) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY3D c;
+  if (cudaError_t e = copy_of(p, c); e != cudaSuccess) return e;
+  return result(cuMemcpy3DAsync_v2(&c, reinterpret_cast<CUstream>(s)));
+}
 
 }  // extern "C"

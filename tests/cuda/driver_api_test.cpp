@@ -1,6 +1,7 @@
 // libcuda.so.1 (src/cuda/) through the CUDA Driver API: PTX modules, memory, launches, faults,
 // and cuGetProcAddress answering as the real driver does (tests/hw/driver/proc_address.json).
 #include <cuda.h>
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -571,6 +573,321 @@ TEST_F(Driver, MemcheckReportsLeaksAtReset) {
   EXPECT_NE(text.find("LEAK SUMMARY: 4096 bytes leaked in 1 allocation\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("LEAK SUMMARY", text.find("LEAK SUMMARY") + 1), std::string::npos) << text;
   EXPECT_EQ(cuMemFree(kept), CUDA_SUCCESS);
+}
+
+// Every function NVIDIA's libcuda.so.1 exports (tests/hw/driver/libcuda_symbols.txt, without the
+// debugger's cudbg* symbols) resolves in ptxvm's, so a program linked against any loads; one ptxvm
+// does not implement returns CUDA_ERROR_NOT_SUPPORTED, and cuGetProcAddress finds it.
+TEST_F(Driver, ExportsEveryFunctionOfNvidiasDriver) {
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&cuInit), &info), 0);
+  void* self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  ASSERT_NE(self, nullptr);
+  std::ifstream list(std::string(PTXVM_SOURCE_DIR) + "/tests/hw/driver/libcuda_symbols.txt");
+  int names = 0;
+  for (std::string name; std::getline(list, name);) {
+    if (name.empty() || name.rfind("cudbg", 0) == 0) continue;
+    ++names;
+    EXPECT_NE(dlsym(self, name.c_str()), nullptr) << name;
+  }
+  EXPECT_EQ(names, 674);
+  auto close_ipc = reinterpret_cast<CUresult (*)(CUdeviceptr)>(dlsym(self, "cuIpcCloseMemHandle"));
+  ASSERT_NE(close_ipc, nullptr);
+  EXPECT_EQ(close_ipc(0), CUDA_ERROR_NOT_SUPPORTED);
+  void* fn_ptr = nullptr;
+  ASSERT_EQ(cuGetProcAddress("cuIpcCloseMemHandle", &fn_ptr, 13000, CU_GET_PROC_ADDRESS_DEFAULT, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(fn_ptr, reinterpret_cast<void*>(close_ipc));
+  dlclose(self);
+}
+
+// The H200's answers (tests/hw/driver/attributes/h200.txt: "attr <n> <CUresult> <value>").
+std::map<int, std::pair<int, int>> recorded_attributes() {
+  std::ifstream file(std::string(PTXVM_SOURCE_DIR) + "/tests/hw/driver/attributes/h200.txt");
+  std::map<int, std::pair<int, int>> answers;
+  for (std::string line; std::getline(file, line);) {
+    int n, r, v;
+    if (std::sscanf(line.c_str(), "attr %d %d %d", &n, &r, &v) == 3) answers[n] = {r, v};
+  }
+  return answers;
+}
+
+TEST_F(Driver, DeviceAttributesAnswerAsHopper) {
+  const auto h200 = recorded_attributes();
+  ASSERT_EQ(h200.size(), 199u);
+  auto get = [](int a) {
+    int v = -12345;
+    const CUresult r = cuDeviceGetAttribute(&v, CUdevice_attribute(a), 0);
+    return std::make_pair(int(r), v);
+  };
+  // the architecture's, as the H200 answers
+  for (int a : {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,
+                CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+                CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+                CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,
+                CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,
+                CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
+                CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH, CU_DEVICE_ATTRIBUTE_ECC_ENABLED,
+                CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,
+                CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED,
+                CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS,
+                CU_DEVICE_ATTRIBUTE_NUMA_ID, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH})
+    EXPECT_EQ(get(a), h200.at(a)) << "attribute " << a;
+  // the H100 SXM's own
+  EXPECT_EQ(get(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).second, 132);
+  EXPECT_EQ(get(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).second, 2619000);
+  EXPECT_EQ(get(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH).second, 5120);
+  EXPECT_EQ(get(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE).second, 50 * 1024 * 1024);
+  // capabilities the H200 has and ptxvm does not claim
+  for (int a : {CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
+                CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,
+                CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
+                CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS})
+    EXPECT_EQ(get(a), std::make_pair(0, 0)) << "attribute " << a;
+  // past cuda.h's last attribute: what the H200 answers (CUDA_ERROR_INVALID_VALUE)
+  for (int a = CU_DEVICE_ATTRIBUTE_MAX; a < 200; ++a) EXPECT_EQ(get(a).first, h200.at(a).first) << "attribute " << a;
+  EXPECT_EQ(get(CU_DEVICE_ATTRIBUTE_MAX).first, CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(get(0).first, CUDA_ERROR_INVALID_VALUE);
+}
+
+// cuGetErrorName and cuGetErrorString answer every code 0..999 as NVIDIA's driver does
+// (h200.txt: "cuerr <code>|<name's CUresult>|<name>|<string's CUresult>|<string>").
+TEST_F(Driver, ErrorNamesAndStringsAreNvidias) {
+  std::ifstream file(std::string(PTXVM_SOURCE_DIR) + "/tests/hw/driver/attributes/h200.txt");
+  int lines = 0;
+  for (std::string line; std::getline(file, line);) {
+    if (line.rfind("cuerr ", 0) != 0) continue;
+    std::vector<std::string> f;
+    std::stringstream in(line.substr(6));
+    for (std::string part; f.size() < 4 && std::getline(in, part, '|');) f.push_back(part);
+    std::string text;
+    std::getline(in, text);
+    const CUresult code = CUresult(std::stoi(f[0]));
+    const char* name = "x";
+    const char* string = "x";
+    EXPECT_EQ(int(cuGetErrorName(code, &name)), std::stoi(f[1])) << line;
+    EXPECT_EQ(int(cuGetErrorString(code, &string)), std::stoi(f[3])) << line;
+    EXPECT_EQ(std::string(name ? name : "(null)"), f[2]) << line;
+    EXPECT_EQ(std::string(string ? string : "(null)"), text) << line;
+    ++lines;
+  }
+  EXPECT_EQ(lines, 1000);
+}
+
+// cuOccupancyMaxPotentialBlockSize: the block of the highest occupancy, and the grid filling the device.
+TEST_F(Driver, PotentialBlockSize) {
+  int grid = 0, block = 0;
+  ASSERT_EQ(cuOccupancyMaxPotentialBlockSize(&grid, &block, fn, nullptr, 0, 0), CUDA_SUCCESS);
+  EXPECT_EQ(block, 1024);  // 2 blocks of 1024 threads fill an SM
+  EXPECT_EQ(grid, 2 * 132);
+  ASSERT_EQ(cuOccupancyMaxPotentialBlockSize(&grid, &block, fn, nullptr, 0, 200), CUDA_SUCCESS);
+  EXPECT_EQ(block, 128);  // 16 x 128 = 2048 threads beat 10 x 200 and 10 x 192
+  EXPECT_EQ(grid, 16 * 132);
+  // 100 KiB per block: two fit in 228 KiB, so the largest block wins
+  ASSERT_EQ(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100 * 1024), CUDA_SUCCESS);
+  ASSERT_EQ(cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, fn, nullptr, 100 * 1024, 0, 0), CUDA_SUCCESS);
+  EXPECT_EQ(block, 1024);
+  EXPECT_EQ(grid, 2 * 132);
+  // the callback's shared memory: 120 KiB for blocks over 256 threads keeps them to 1 an SM
+  ASSERT_EQ(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 120 * 1024), CUDA_SUCCESS);
+  CUoccupancyB2DSize by_block = [](int threads) -> size_t { return threads > 256 ? 120 * 1024 : 0; };
+  ASSERT_EQ(cuOccupancyMaxPotentialBlockSize(&grid, &block, fn, by_block, 0, 0), CUDA_SUCCESS);
+  EXPECT_EQ(block, 256);  // 8 x 256 = 2048 threads, against 1 x 1024
+  EXPECT_EQ(grid, 8 * 132);
+  EXPECT_EQ(cuOccupancyMaxPotentialBlockSize(nullptr, &block, fn, nullptr, 0, 0), CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_F(Driver, PointerAttributesAtOnce) {
+  CUdeviceptr a;
+  ASSERT_EQ(cuMemAlloc(&a, 1000), CUDA_SUCCESS);
+  CUpointer_attribute which[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                 CU_POINTER_ATTRIBUTE_RANGE_SIZE, CU_POINTER_ATTRIBUTE_MAPPED,
+                                 CU_POINTER_ATTRIBUTE_BUFFER_ID, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  unsigned type = 9;
+  CUdeviceptr device = 0;
+  size_t size = 0;
+  bool mapped = false;
+  unsigned long long id = 0;
+  int ordinal = 9;
+  void* data[] = {&type, &device, &size, &mapped, &id, &ordinal};
+  ASSERT_EQ(cuPointerGetAttributes(6, which, data, a + 10), CUDA_SUCCESS);
+  EXPECT_EQ(type, unsigned(CU_MEMORYTYPE_DEVICE));
+  EXPECT_EQ(device, a + 10);
+  EXPECT_EQ(size, 1000u);
+  EXPECT_TRUE(mapped);
+  EXPECT_EQ(id, a);
+  EXPECT_EQ(ordinal, 0);
+  // ordinary host memory is no error: every answer is null
+  std::vector<char> host(64);
+  ASSERT_EQ(cuPointerGetAttributes(6, which, data, reinterpret_cast<CUdeviceptr>(host.data())), CUDA_SUCCESS);
+  EXPECT_EQ(type, 0u);
+  EXPECT_EQ(device, 0u);
+  EXPECT_EQ(size, 0u);
+  EXPECT_FALSE(mapped);
+  EXPECT_EQ(id, 0u);
+  EXPECT_EQ(cuMemFree(a), CUDA_SUCCESS);
+}
+
+TEST_F(Driver, TwoDimensionalMemsetsAndPeerCopies) {
+  CUdeviceptr a, b;
+  const size_t pitch = 64;
+  ASSERT_EQ(cuMemAlloc(&a, pitch * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&b, pitch * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD8(a, 0xee, pitch * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD2D8(a, pitch, 0x11, 5, 3), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD2D16Async(a + 8, pitch, 0x2233, 2, 3, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD2D32(a + 16, pitch, 0x44556677u, 1, 2), CUDA_SUCCESS);
+  std::vector<uint8_t> got(pitch * 4);
+  ASSERT_EQ(cuMemcpyPeer(b, ctx, a, ctx, pitch * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(got.data(), b, got.size()), CUDA_SUCCESS);
+  for (size_t row = 0; row < 4; ++row) {
+    const uint8_t* r = got.data() + row * pitch;
+    const bool set = row < 3;
+    EXPECT_EQ(r[0], set ? 0x11 : 0xee) << row;
+    EXPECT_EQ(r[4], set ? 0x11 : 0xee) << row;
+    EXPECT_EQ(r[5], 0xee) << row;
+    EXPECT_EQ(r[8], set ? 0x33 : 0xee) << row;
+    EXPECT_EQ(r[11], set ? 0x22 : 0xee) << row;
+    EXPECT_EQ(r[12], 0xee) << row;
+    EXPECT_EQ(r[16], row < 2 ? 0x77 : 0xee) << row;
+    EXPECT_EQ(r[19], row < 2 ? 0x44 : 0xee) << row;
+  }
+  EXPECT_EQ(cuMemsetD2D32(a, 2, 0, 4, 2), CUDA_ERROR_INVALID_VALUE);  // a pitch under a row
+  ASSERT_EQ(cuMemsetD8(b, 0, 16), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyPeerAsync(b, ctx, a + 8, ctx, 4, nullptr), CUDA_SUCCESS);
+  uint32_t word = 0;
+  ASSERT_EQ(cuMemcpyDtoH(&word, b, 4), CUDA_SUCCESS);
+  EXPECT_EQ(word, 0x22332233u);
+  EXPECT_EQ(cuMemcpyPeer(b, nullptr, a, ctx, 4), CUDA_ERROR_INVALID_CONTEXT);
+  int can = 7;
+  ASSERT_EQ(cuDeviceCanAccessPeer(&can, 0, 0), CUDA_SUCCESS);
+  EXPECT_EQ(can, 0);  // a device is not its own peer
+  EXPECT_EQ(cuMemPrefetchAsync(a, 16, CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, 0}, 0, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAdvise(a, 16, CU_MEM_ADVISE_SET_READ_MOSTLY, CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, 0}), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamAttachMemAsync(nullptr, a, 0, CU_MEM_ATTACH_GLOBAL), CUDA_SUCCESS);
+  for (CUdeviceptr p : {a, b}) EXPECT_EQ(cuMemFree(p), CUDA_SUCCESS);
+}
+
+TEST_F(Driver, PciBusIds) {
+  char id[13] = {};
+  ASSERT_EQ(cuDeviceGetPCIBusId(id, sizeof id, 0), CUDA_SUCCESS);
+  EXPECT_STREQ(id, "0000:00:00.0");
+  int bus = -1;
+  ASSERT_EQ(cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 0), CUDA_SUCCESS);
+  EXPECT_EQ(bus, 0);
+  CUdevice dev = -1;
+  for (const char* form : {"0000:00:00.0", "0000:00:00", "00:00.0"}) {
+    dev = -1;
+    EXPECT_EQ(cuDeviceGetByPCIBusId(&dev, form), CUDA_SUCCESS) << form;
+    EXPECT_EQ(dev, 0) << form;
+  }
+  EXPECT_EQ(cuDeviceGetByPCIBusId(&dev, "0000:07:00.0"), CUDA_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(cuDeviceGetByPCIBusId(&dev, "bus"), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceGetPCIBusId(id, sizeof id, 1), CUDA_ERROR_INVALID_DEVICE);
+}
+
+TEST_F(Driver, StreamAttributes) {
+  CUstream s;
+  ASSERT_EQ(cuStreamCreateWithPriority(&s, 0, -2), CUDA_SUCCESS);
+  CUstreamAttrValue v{};
+  ASSERT_EQ(cuStreamGetAttribute(s, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v), CUDA_SUCCESS);
+  EXPECT_EQ(v.priority, -2);
+  ASSERT_EQ(cuStreamGetAttribute(s, CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY, &v), CUDA_SUCCESS);
+  EXPECT_EQ(v.syncPolicy, CU_SYNC_POLICY_AUTO);
+  v = {};
+  v.accessPolicyWindow.base_ptr = reinterpret_cast<void*>(0x1000);
+  v.accessPolicyWindow.num_bytes = 1 << 20;
+  v.accessPolicyWindow.hitRatio = 0.5f;
+  v.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+  v.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+  ASSERT_EQ(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &v), CUDA_SUCCESS);
+  CUstream t;
+  ASSERT_EQ(cuStreamCreate(&t, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamCopyAttributes(t, s), CUDA_SUCCESS);
+  CUstreamAttrValue w{};
+  ASSERT_EQ(cuStreamGetAttribute(t, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &w), CUDA_SUCCESS);
+  EXPECT_EQ(w.accessPolicyWindow.base_ptr, reinterpret_cast<void*>(0x1000));
+  EXPECT_EQ(w.accessPolicyWindow.num_bytes, size_t(1) << 20);
+  EXPECT_EQ(w.accessPolicyWindow.hitRatio, 0.5f);
+  EXPECT_EQ(w.accessPolicyWindow.hitProp, CU_ACCESS_PROPERTY_PERSISTING);
+  ASSERT_EQ(cuStreamGetAttribute(t, CU_LAUNCH_ATTRIBUTE_PRIORITY, &w), CUDA_SUCCESS);
+  EXPECT_EQ(w.priority, -2);
+  v.accessPolicyWindow.hitRatio = 1.5f;
+  EXPECT_EQ(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &v), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamGetAttribute(s, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v), CUDA_ERROR_INVALID_VALUE);
+  v = {};
+  v.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+  ASSERT_EQ(cuStreamSetAttribute(nullptr, CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN, &v), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamGetAttribute(nullptr, CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN, &w), CUDA_SUCCESS);
+  EXPECT_EQ(w.memSyncDomain, CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE);
+  CUcontext c = nullptr;
+  CUdevice dev = -1;
+  EXPECT_EQ(cuStreamGetCtx(s, &c), CUDA_SUCCESS);
+  EXPECT_EQ(c, ctx);
+  EXPECT_EQ(cuStreamGetDevice(s, &dev), CUDA_SUCCESS);
+  EXPECT_EQ(dev, 0);
+  unsigned long long id1 = 0, id2 = 0;
+  EXPECT_EQ(cuStreamGetId(s, &id1), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamGetId(t, &id2), CUDA_SUCCESS);
+  EXPECT_NE(id1, id2);
+  for (CUstream x : {s, t}) EXPECT_EQ(cuStreamDestroy(x), CUDA_SUCCESS);
+}
+
+// Arrays and linear memory by byte offset (cuMemcpyDtoA, AtoD, AtoA, and HtoA/AtoH's async forms).
+TEST_F(Driver, ArrayLinearCopies) {
+  CUDA_ARRAY_DESCRIPTOR d{16, 0, CU_AD_FORMAT_UNSIGNED_INT32, 1};
+  CUarray x, y;
+  ASSERT_EQ(cuArrayCreate(&x, &d), CUDA_SUCCESS);
+  ASSERT_EQ(cuArrayCreate(&y, &d), CUDA_SUCCESS);
+  std::vector<uint32_t> values(16);
+  for (uint32_t i = 0; i < 16; ++i) values[i] = 100 + i;
+  CUdeviceptr a;
+  ASSERT_EQ(cuMemAlloc(&a, 64), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(a, values.data(), 64), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoA(x, 0, a, 64), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyAtoA(y, 8, x, 16, 32), CUDA_SUCCESS);  // elements 4..11 to 2..9
+  ASSERT_EQ(cuMemcpyHtoAAsync(y, 0, values.data() + 12, 8, nullptr), CUDA_SUCCESS);  // 112, 113 to 0, 1
+  ASSERT_EQ(cuMemsetD32(a, 0, 16), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyAtoD(a, y, 0, 40), CUDA_SUCCESS);
+  std::vector<uint32_t> got(16);
+  ASSERT_EQ(cuMemcpyDtoH(got.data(), a, 64), CUDA_SUCCESS);
+  const std::vector<uint32_t> want = {112, 113, 104, 105, 106, 107, 108, 109, 110, 111, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(got, want);
+  uint32_t last = 0;
+  ASSERT_EQ(cuMemcpyAtoHAsync(&last, x, 60, 4, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(last, 115u);
+  EXPECT_EQ(cuMemcpyDtoA(x, 32, a, 64), CUDA_ERROR_INVALID_VALUE);  // past the array's end
+  EXPECT_EQ(cuMemFree(a), CUDA_SUCCESS);
+  for (CUarray r : {x, y}) EXPECT_EQ(cuArrayDestroy(r), CUDA_SUCCESS);
+}
+
+TEST_F(Driver, KernelParametersAndEnumeration) {
+  size_t offset = 9, size = 9;
+  ASSERT_EQ(cuFuncGetParamInfo(fn, 3, &offset, &size), CUDA_SUCCESS);  // vadd(u64 a, u64 b, u64 c, s32 n)
+  EXPECT_EQ(offset, 24u);
+  EXPECT_EQ(size, 4u);
+  ASSERT_EQ(cuFuncGetParamInfo(fn, 1, &offset, &size), CUDA_SUCCESS);
+  EXPECT_EQ(offset, 8u);
+  EXPECT_EQ(size, 8u);
+  EXPECT_EQ(cuFuncGetParamInfo(fn, 4, &offset, &size), CUDA_ERROR_INVALID_VALUE);
+  unsigned count = 0;
+  ASSERT_EQ(cuModuleGetFunctionCount(&count, mod), CUDA_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  CUfunction f = nullptr;
+  ASSERT_EQ(cuModuleEnumerateFunctions(&f, 1, mod), CUDA_SUCCESS);
+  EXPECT_EQ(f, fn);
+  CUfunctionLoadingState state{};
+  ASSERT_EQ(cuFuncIsLoaded(&state, fn), CUDA_SUCCESS);
+  EXPECT_EQ(state, CU_FUNCTION_LOADING_STATE_LOADED);
+  const char* name = nullptr;
+  ASSERT_EQ(cuKernelGetName(&name, reinterpret_cast<CUkernel>(fn)), CUDA_SUCCESS);
+  EXPECT_STREQ(name, "vadd");
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  ASSERT_EQ(cuThreadExchangeStreamCaptureMode(&mode), CUDA_SUCCESS);
+  EXPECT_EQ(mode, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  ASSERT_EQ(cuThreadExchangeStreamCaptureMode(&mode), CUDA_SUCCESS);
+  EXPECT_EQ(mode, CU_STREAM_CAPTURE_MODE_RELAXED);
 }
 
 TEST_F(Driver, ZFaultIsStickyIllegalAddress) {
