@@ -155,6 +155,11 @@ public:
   // ahead, else it faults as before. An empty function removes it.
   void set_host_memory_resolver(std::function<bool(uint64_t address)> resolver);
   void free(uint64_t address);
+  // The device-side heap of malloc and free in kernels (cudaLimitMallocHeapSize): the bytes its
+  // blocks may hold at once; 8 MiB unless set.
+  uint64_t malloc_heap_size() const;
+  void set_malloc_heap_size(uint64_t bytes);
+  uint64_t malloc_heap_used() const;  // the bytes its live blocks hold
   // The host bytes behind [address, address + bytes) when they lie inside one allocation, else
   // null.
   void* host_pointer(uint64_t address, size_t bytes);

@@ -332,13 +332,22 @@ CUresult CUDAAPI cuCtxGetLimit(size_t* value, CUlimit limit) {
   switch (limit) {
   case CU_LIMIT_STACK_SIZE: *value = 1024; break;
   case CU_LIMIT_PRINTF_FIFO_SIZE: *value = 1 << 20; break;
-  case CU_LIMIT_MALLOC_HEAP_SIZE: *value = 8 << 20; break;
+  case CU_LIMIT_MALLOC_HEAP_SIZE: *value = driver().device.malloc_heap_size(); break;
   default: *value = 0;
   }
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuCtxSetLimit(CUlimit, size_t) { return CUDA_SUCCESS; }
+// The device-side malloc heap's size is ptxvm's to keep (mem/device_heap.h); the other limits have
+// nothing to bound here. "Setting CU_LIMIT_MALLOC_HEAP_SIZE must be performed before launching any
+// kernel that uses the malloc() or free() device system calls" (here: while no block is live).
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
+  if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) {
+    if (driver().device.malloc_heap_used()) return CUDA_ERROR_INVALID_VALUE;
+    driver().device.set_malloc_heap_size(value);
+  }
+  return CUDA_SUCCESS;
+}
 
 // Cache and shared memory bank preferences have nothing to configure; the answers are the defaults.
 CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache* config) {

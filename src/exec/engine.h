@@ -15,6 +15,7 @@
 
 #include "exec/unit.h"
 #include "exec/warp.h"
+#include "mem/device_heap.h"
 #include "program/program.h"
 #include "mem/memory.h"
 #include "mma/arith.h"
@@ -54,6 +55,7 @@ struct Launch {
   uint32_t dynamic_shared = 0;
   unsigned threads = 1;              // host threads running CTAs
   mem::GlobalMemory* global = nullptr;
+  mem::DeviceHeap* heap = nullptr;   // device-side malloc and free; null: calls of them fault
   const texture::Objects* textures = nullptr;  // texture, sampler and surface handles (§5.3)
   mem::Buffer params;                // the kernel's parameter buffer (§5.1.6.1)
   std::string* output = nullptr;     // printf output; appended under `output_mutex`

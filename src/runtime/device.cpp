@@ -12,6 +12,7 @@
 
 #include "check/check.h"
 #include "exec/engine.h"
+#include "mem/device_heap.h"
 #include "lower/lower.h"
 #include "runtime/launch_limits.h"
 #include "ptxvm/ptxvm.h"
@@ -21,6 +22,7 @@ namespace ptxvm {
 struct Device::Impl {
   mem::GlobalMemory global;
   texture::Objects textures;
+  mem::DeviceHeap heap;  // device-side malloc and free
 };
 
 struct Module::Impl {
@@ -183,6 +185,7 @@ LaunchResult Module::launch(std::string_view name, const LaunchConfig& config,
   l.dynamic_shared = config.shared_bytes;
   l.threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
   l.global = &impl_->device->global;
+  l.heap = &impl_->device->heap;
   l.textures = &impl_->device->textures;
   l.step_limit = config.step_limit;
   l.watchdog_seconds = config.watchdog_seconds;
@@ -256,7 +259,14 @@ void Device::place_at_host_addresses() { impl_->global.place_at_host_addresses()
 void Device::set_host_memory_resolver(std::function<bool(uint64_t)> resolver) {
   impl_->global.set_resolver(std::move(resolver));
 }
-void Device::free(uint64_t address) { impl_->global.free(address); }
+void Device::free(uint64_t address) {
+  // a block of the device-side heap is the guest's to free (CUDA: cudaFree of it is an error)
+  if (impl_->heap.owns(address)) throw std::invalid_argument("a block of the device-side malloc heap");
+  impl_->global.free(address);
+}
+uint64_t Device::malloc_heap_size() const { return impl_->heap.limit(); }
+void Device::set_malloc_heap_size(uint64_t bytes) { impl_->heap.set_limit(bytes); }
+uint64_t Device::malloc_heap_used() const { return impl_->heap.used(); }
 void* Device::host_pointer(uint64_t address, size_t bytes) {
   impl_->global.define(address, bytes);  // the caller may write through it
   return impl_->global.find(address, bytes);

@@ -1,5 +1,5 @@
 // Control flow, PTX §9.7.12 (001_23fdd5978b24a3ed.txt): bra, brx.idx, call, ret, exit, and the
-// CUDA runtime's device-side vprintf and __assertfail, which PTX reaches through call.
+// CUDA runtime's device-side vprintf, __assertfail, malloc and free, which PTX reaches through call.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -171,6 +171,24 @@ void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
     }
     if (s.results && !s.results->elems.empty() && s.results->elems[0].space == Space::Local)
       w.store<int32_t>(Space::Local, s.results->elems[0].imm, lane, static_cast<int32_t>(text.size()));
+    return;
+  }
+  // CUDA's device-side heap (mem/device_heap.h): malloc(size) -> pointer, free(pointer)
+  if (name == "malloc" || name == "free") {
+    if (!w.launch->heap) {
+      w.fault_lane = lane;
+      throw GuestFault{GuestFault::Kind::Unsupported, Space::Generic, 0, 0, "device-side " + name + " without a heap"};
+    }
+    if (name == "malloc") {
+      const uint64_t block = w.launch->heap->allocate(*w.launch->global, arg(0));
+      if (s.results && !s.results->elems.empty() && s.results->elems[0].space == Space::Local)
+        w.store<uint64_t>(Space::Local, s.results->elems[0].imm, lane, block);
+    } else if (const uint64_t block = arg(0); !w.launch->heap->release(*w.launch->global, block)) {
+      w.fault_lane = lane;
+      throw GuestFault{GuestFault::Kind::Invalid, Space::Global, block, 0,
+                       "free of an address that is no live block of the device-side malloc heap (freed "
+                       "twice, or never malloc's)"};
+    }
     return;
   }
   if (name == "__assertfail") {
