@@ -27,19 +27,6 @@
 #include "../../splitmix64.h"
 #include "probe_grad.h"
 
-// make()'s object with the trilinear optimization off (`exact`) or left on.
-Texture with_trilinear(Texture t, bool exact) {
-  if (!exact) return t;
-  cudaResourceDesc res{};
-  cudaGetTextureObjectResourceDesc(&res, t.object);
-  cudaTextureDesc td{};
-  cudaGetTextureObjectTextureDesc(&td, t.object);
-  td.disableTrilinearOptimization = 1;
-  cudaDestroyTextureObject(t.object);
-  cudaCreateTextureObject(&t.object, &res, &td, nullptr);
-  return t;
-}
-
 int main(int argc, char** argv) {
   if (argc < 2) return std::fprintf(stderr, "usage: probe_aniso_random OUT\n"), 2;
   out_file = std::fopen(argv[1], "wb");

@@ -62,6 +62,19 @@ Texture make(int size, int levels, bool linear, int anisotropy, Fill fill) {
   return t;
 }
 
+// make()'s object (for probes from part 27 on) with the trilinear optimization off (`exact`) or left on.
+Texture with_trilinear(Texture t, bool exact) {
+  if (!exact) return t;
+  cudaResourceDesc res{};
+  cudaGetTextureObjectResourceDesc(&res, t.object);
+  cudaTextureDesc td{};
+  cudaGetTextureObjectTextureDesc(&td, t.object);
+  td.disableTrilinearOptimization = 1;
+  cudaDestroyTextureObject(t.object);
+  cudaCreateTextureObject(&t.object, &res, &td, nullptr);
+  return t;
+}
+
 FILE* out_file;        // the output, opened by main
 uint32_t records = 0;  // written so far
 
