@@ -52,6 +52,20 @@ struct CUlib_st {
 };
 
 struct CUgraph_st;
+struct CUgraphNode_st;
+
+// The memory of a graph's allocation node (graph.cpp): reserved when the node is added, at an
+// address that "remains fixed across instantiations and launches" (cuGraphAddMemAllocNode), and
+// valid (device memory) only from the node's run until it is freed. The reservation lasts while a
+// graph, an executable graph or the live allocation holds it.
+struct GraphMemory {
+  void* host;
+  size_t bytes;
+  bool live = false;  // adopted by the device: between the alloc node's run and its free
+  explicit GraphMemory(size_t bytes);
+  ~GraphMemory();
+  uint64_t address() const { return reinterpret_cast<uintptr_t>(host); }
+};
 
 // A memory pool (pool.cpp): its properties and attributes, and the bytes its allocations hold.
 // Memory freed to a pool goes back at once, so what it reserves is what it uses.
@@ -66,6 +80,7 @@ struct CUstream_st {
   unsigned flags = 0;
   int priority = 0;
   CUgraph_st* capture = nullptr;  // the graph stream capture records into (cuStreamBeginCapture)
+  std::vector<CUgraphNode_st*> tail;  // while capturing: what the stream's next node depends on
   // cuStreamSetAttribute's access policy window, synchronization policy and memory sync domain
   // and map (stream.cpp; the priority is `priority`)
   CUaccessPolicyWindow window{};
@@ -84,22 +99,30 @@ struct CUgraphNode_st {
   CUDA_MEMSET_NODE_PARAMS set{};  // a memset
   CUDA_HOST_NODE_PARAMS host{};   // a host function
   std::vector<CUgraphNode_st> child;  // a child graph: copies of its nodes
+  CUDA_MEM_ALLOC_NODE_PARAMS alloc{};           // a memory allocation (accessDescs: into access)
+  std::vector<CUmemAccessDesc> access;
+  std::shared_ptr<GraphMemory> memory;          // its memory
+  CUdeviceptr freed = 0;                        // a memory free: the address
   std::vector<CUgraphNode_st*> dependencies;
   std::vector<void*> arg_pointers;  // cuGraphKernelNodeGetParams's kernelParams, into args
+  std::map<int, CUkernelNodeAttrValue> attributes;  // cuGraphKernelNodeSetAttribute's
 };
 
 // A graph: its nodes in the order they were added, which follows their dependencies (a node
 // names only nodes added before it).
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
-  CUgraphNode last = nullptr;  // the node added last: what stream capture adds after
-  bool invalidated = false;    // a capture that met an operation it cannot hold
+  bool invalidated = false;             // a capture that met an operation it cannot hold
+  CUstream origin = nullptr;            // while capturing: the stream that began the capture
+  std::vector<CUstream> streams;        // and every stream that joined it (cuStreamWaitEvent)
+  std::map<CUgraphNode, CUgraphNode> clones;  // cuGraphClone's: the original's node -> this one's
 };
 
 // An executable graph: the nodes, copied at instantiation, and the graph's nodes they copy.
 struct CUgraphExec_st {
   std::vector<CUgraphNode_st> nodes;
   std::vector<CUgraphNode> from;
+  bool auto_free = false;  // CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
 };
 
 struct CUevent_st {
@@ -109,6 +132,8 @@ struct CUevent_st {
   // outside it an H100 answers CUDA_ERROR_INVALID_VALUE to queries of it (tests/hw/driver/capture)
   bool captured = false;
   double milliseconds = 0;  // host clock at the record
+  CUgraph_st* graph = nullptr;           // when captured: the capture and the nodes it follows,
+  std::vector<CUgraphNode_st*> nodes;    // which a stream waiting on it joins (cuStreamWaitEvent)
 };
 
 namespace ptxvm::cuda {
@@ -135,10 +160,16 @@ struct Driver {
     CUmemorytype type = CU_MEMORYTYPE_DEVICE;  // CU_MEMORYTYPE_HOST: page-locked host memory
     bool managed = false;
     CUmemoryPool pool = nullptr;  // cuMemAllocAsync's and cuMemAllocFromPoolAsync's
+    std::shared_ptr<GraphMemory> graph;  // a graph's allocation: its memory, which it does not own
   };
   std::map<uint64_t, Allocation> allocations;  // by device address
   std::map<uint64_t, size_t> registered;       // cuMemHostRegister's ranges: address -> bytes
   std::vector<uint64_t> leaks_reported;                        // allocations memcheck named already
+  // Graph memory (cuDeviceGetGraphMemAttribute): the reservations by address, the bytes reserved
+  // and the bytes of live allocations, and their highs.
+  std::map<uint64_t, GraphMemory*> graph_memory;
+  uint64_t graph_reserved = 0, graph_reserved_high = 0, graph_used = 0, graph_used_high = 0;
+  std::vector<CUgraph_st*> captures;  // the graphs stream capture is recording into
   CUresult sticky = CUDA_SUCCESS;  // a launch's fault: every later call reports it, as on a GPU
 };
 
@@ -167,8 +198,18 @@ CUresult launch(CUfunc_st* f, ptxvm::LaunchConfig config, void** params, void** 
 CUresult run(CUfunc_st* f, const ptxvm::LaunchConfig& config, const std::vector<ptxvm::KernelArg>& args);
 // The graph `stream` is capturing into, or null (the NULL, legacy and per-thread streams never are).
 CUgraph_st* capturing(CUstream stream);
-// Adds `node` to the graph after the graph's last node (stream capture's order).
-void record(CUgraph_st* graph, CUgraphNode_st node);
+// Adds `node` to the graph `stream` captures into, after the stream's last node, and makes it
+// the stream's last (stream capture's order).
+CUgraphNode record(CUstream stream, CUgraphNode_st node);
+// The graph memory node for an allocation of `bytes` from a pool of `props`, and a free of
+// `address` in `graph` (CUDA_ERROR_INVALID_VALUE: no allocation node gave it, or graph frees it
+// already).
+CUgraphNode_st alloc_node(size_t bytes, const CUmemPoolProps& props);
+CUresult free_node(CUgraph_st* graph, CUdeviceptr address, CUgraphNode_st& node);
+// A stream waiting on an event recorded in a capture joins the capture (cuStreamWaitEvent).
+void join_capture(CUstream stream, CUevent event);
+// A stream destroyed leaves the capture it is part of.
+void leave_capture(CUstream stream);
 // The module in `image`: PTX text, a fat binary container or its wrapper.
 CUresult load_module(CUmodule* out, const void* image);
 // The bytes of the file at `path` into `bytes` (cuModuleLoad, cuLinkAddFile); false when it cannot

@@ -4,6 +4,7 @@
 // them in the order they were added, which respects every dependency (a node depends only on
 // nodes added before it). ptxvm runs work when it is issued, so a graph launch runs at once.
 #include <algorithm>
+#include <cstdlib>
 
 #include "driver.h"
 
@@ -14,13 +15,91 @@ CUgraph_st* capturing(CUstream stream) {
   return reinterpret_cast<uintptr_t>(stream) > 2 ? stream->capture : nullptr;
 }
 
-void record(CUgraph_st* graph, CUgraphNode_st node) {
-  if (graph->last) node.dependencies = {graph->last};
+CUgraphNode record(CUstream stream, CUgraphNode_st node) {
+  CUgraph_st* graph = stream->capture;
+  node.dependencies = stream->tail;
   graph->nodes.push_back(std::make_unique<CUgraphNode_st>(std::move(node)));
-  graph->last = graph->nodes.back().get();
+  stream->tail = {graph->nodes.back().get()};
+  return graph->nodes.back().get();
+}
+
+void join_capture(CUstream stream, CUevent event) {
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  CUgraph_st* g = event->graph;
+  if (reinterpret_cast<uintptr_t>(stream) <= 2 || std::find(d.captures.begin(), d.captures.end(), g) == d.captures.end())
+    return;  // the capture has ended
+  if (stream->capture && stream->capture != g) return;
+  if (!stream->capture) stream->capture = g, stream->tail.clear(), g->streams.push_back(stream);
+  for (CUgraphNode n : event->nodes)
+    if (std::find(stream->tail.begin(), stream->tail.end(), n) == stream->tail.end()) stream->tail.push_back(n);
+}
+
+void leave_capture(CUstream stream) {
+  CUgraph_st* g = stream->capture;
+  g->streams.erase(std::remove(g->streams.begin(), g->streams.end(), stream), g->streams.end());
+  stream->capture = nullptr, stream->tail.clear();
+}
+
+CUgraphNode_st alloc_node(size_t bytes, const CUmemPoolProps& props) {
+  CUgraphNode_st node;
+  node.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+  node.memory = std::make_shared<GraphMemory>(bytes);
+  node.alloc.poolProps = props;
+  node.alloc.bytesize = bytes;
+  node.alloc.dptr = node.memory->address();
+  return node;
+}
+
+// cuGraphAddMemFreeNode: "CUDA_ERROR_INVALID_VALUE if the user attempts to free an allocation
+// twice in the same graph, an address that was not returned by an allocation node, an invalid
+// address".
+CUresult free_node(CUgraph_st* graph, CUdeviceptr address, CUgraphNode_st& node) {
+  {
+    Driver& d = driver();
+    std::lock_guard lock(d.mutex);
+    if (!d.graph_memory.count(address)) return CUDA_ERROR_INVALID_VALUE;
+  }
+  for (const auto& n : graph->nodes)
+    if (n->type == CU_GRAPH_NODE_TYPE_MEM_FREE && n->freed == address) return CUDA_ERROR_INVALID_VALUE;
+  node.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+  node.freed = address;
+  return CUDA_SUCCESS;
 }
 
 namespace {
+
+// An allocation node's run: its memory becomes device memory, at its reserved address. It is
+// live until a free node, cuMemFree or cuMemFreeAsync releases it (release(), memory.cpp).
+CUresult make_live(const std::shared_ptr<GraphMemory>& m) {
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  if (m->live) return CUDA_ERROR_INVALID_VALUE;
+  const uint64_t at = d.device.adopt(m->host, m->bytes);
+  if (at != m->address()) {
+    d.device.free(at);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  m->live = true;
+  d.allocations[at] = {m->host, m->bytes, CU_MEMORYTYPE_DEVICE, false, nullptr, m};
+  d.graph_used += m->bytes;
+  d.graph_used_high = std::max(d.graph_used_high, d.graph_used);
+  return CUDA_SUCCESS;
+}
+
+// The allocations of `nodes` (and their child graphs') a launch would make, still live from a
+// previous launch: freed first with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH, else the
+// launch "will fail with CUDA_ERROR_INVALID_VALUE" (cuGraphLaunch).
+CUresult free_unfreed(const std::vector<CUgraphNode_st>& nodes, bool auto_free) {
+  for (const CUgraphNode_st& n : nodes) {
+    if (n.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n.memory->live) {
+      if (!auto_free) return CUDA_ERROR_INVALID_VALUE;
+      release(n.memory->address());
+    }
+    if (CUresult r = free_unfreed(n.child, auto_free)) return r;
+  }
+  return CUDA_SUCCESS;
+}
 
 CUresult run_node(const CUgraphNode_st& n) {
   switch (n.type) {
@@ -36,6 +115,8 @@ CUresult run_node(const CUgraphNode_st& n) {
     }
     return CUDA_SUCCESS;
   case CU_GRAPH_NODE_TYPE_HOST: n.host.fn(n.host.userData); return CUDA_SUCCESS;
+  case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return make_live(n.memory);
+  case CU_GRAPH_NODE_TYPE_MEM_FREE: return release(n.freed);
   case CU_GRAPH_NODE_TYPE_GRAPH:
     for (const CUgraphNode_st& c : n.child)
       if (CUresult r = run_node(c)) return r;
@@ -71,7 +152,7 @@ CUresult add(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, s
     node.dependencies.push_back(dependencies[i]);
   }
   graph->nodes.push_back(std::make_unique<CUgraphNode_st>(std::move(node)));
-  *out = graph->last = graph->nodes.back().get();
+  *out = graph->nodes.back().get();
   return CUDA_SUCCESS;
 }
 
@@ -80,6 +161,25 @@ CUresult add(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, s
 
 using namespace ptxvm::cuda;
 
+// Graph memory: host memory the device adopts at its own address while the allocation is live.
+GraphMemory::GraphMemory(size_t n) : bytes(std::max<size_t>(n, 1)) {
+  host = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  d.graph_memory[address()] = this;
+  d.graph_reserved += bytes;
+  d.graph_reserved_high = std::max(d.graph_reserved_high, d.graph_reserved);
+}
+
+GraphMemory::~GraphMemory() {
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  d.graph_memory.erase(address());
+  d.graph_reserved -= bytes;
+  std::free(host);
+}
+
+
 extern "C" {
 
 CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode) {
@@ -87,16 +187,31 @@ CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode) {
   if (reinterpret_cast<uintptr_t>(s) <= 2) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   if (s->capture) return CUDA_ERROR_ILLEGAL_STATE;
   s->capture = new CUgraph_st;
+  s->capture->origin = s;
+  s->capture->streams = {s};
+  s->tail.clear();
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  d.captures.push_back(s->capture);
   return CUDA_SUCCESS;
 }
 
+// The capture ends on the stream that began it, for every stream that joined it.
 CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph* graph) {
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
-  if (!capturing(s)) return CUDA_ERROR_ILLEGAL_STATE;
-  *graph = s->capture;
-  s->capture = nullptr;
-  if (!(*graph)->invalidated) return CUDA_SUCCESS;
-  delete *graph;
+  CUgraph_st* g = capturing(s);
+  if (!g) return CUDA_ERROR_ILLEGAL_STATE;
+  if (g->origin != s) return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+  while (!g->streams.empty()) leave_capture(g->streams.back());
+  g->origin = nullptr;
+  {
+    Driver& d = driver();
+    std::lock_guard lock(d.mutex);
+    d.captures.erase(std::remove(d.captures.begin(), d.captures.end(), g), d.captures.end());
+  }
+  *graph = g;
+  if (!g->invalidated) return CUDA_SUCCESS;
+  delete g;
   *graph = nullptr;
   return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 }
@@ -114,9 +229,9 @@ CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream s, CUstreamCaptureStatus* st
   *status = g ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
   if (id) *id = reinterpret_cast<uintptr_t>(g);
   if (graph) *graph = g;
-  const bool last = g && g->last;
-  if (dependencies) *dependencies = last ? &g->last : nullptr;
-  if (count) *count = last ? 1 : 0;
+  const bool any = g && !s->tail.empty();
+  if (dependencies) *dependencies = any ? s->tail.data() : nullptr;
+  if (count) *count = any ? s->tail.size() : 0;
   return ready();
 }
 
@@ -244,11 +359,12 @@ CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long) {
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long flags) {
   if (!exec || !graph) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   *exec = new CUgraphExec_st;
   copy_nodes(*graph, **exec);
+  (*exec)->auto_free = flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
   return CUDA_SUCCESS;
 }
 
@@ -265,6 +381,7 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
     g->invalidated = true;
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
+  if (CUresult r = free_unfreed(exec->nodes, exec->auto_free)) return r;
   for (const CUgraphNode_st& n : exec->nodes)
     if (CUresult r = run_node(n)) return r;
   return CUDA_SUCCESS;
@@ -309,6 +426,160 @@ CUresult CUDAAPI cuGraphUpload(CUgraphExec exec, CUstream) { return exec ? ready
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
   delete exec;
+  return CUDA_SUCCESS;
+}
+
+// Graph memory nodes (cuGraphAddMemAllocNode): the allocation is reserved now and its address
+// returned in nodeParams->dptr; it is valid from the node's run in each launch.
+CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                        CUDA_MEM_ALLOC_NODE_PARAMS* p) {
+  if (CUresult r = ready()) return r;
+  if (!p || !p->bytesize || p->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || p->poolProps.location.id < 0 ||
+      size_t(p->poolProps.location.id) >= driver().default_pools.size() ||
+      p->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE || (p->accessDescCount && !p->accessDescs))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUgraphNode_st node = alloc_node(p->bytesize, p->poolProps);
+  node.access.assign(p->accessDescs, p->accessDescs + p->accessDescCount);
+  node.alloc.accessDescCount = p->accessDescCount;
+  const CUdeviceptr address = node.alloc.dptr;
+  if (CUresult r = add(out, graph, dependencies, count, std::move(node))) return r;
+  p->dptr = address;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                       CUdeviceptr address) {
+  if (CUresult r = ready()) return r;
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  CUgraphNode_st node;
+  if (CUresult r = free_node(graph, address, node)) return r;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode node, CUDA_MEM_ALLOC_NODE_PARAMS* p) {
+  if (!node || !p || node->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC) return CUDA_ERROR_INVALID_VALUE;
+  *p = node->alloc;
+  p->accessDescs = node->access.empty() ? nullptr : node->access.data();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode node, CUdeviceptr* address) {
+  if (!node || !address || node->type != CU_GRAPH_NODE_TYPE_MEM_FREE) return CUDA_ERROR_INVALID_VALUE;
+  *address = node->freed;
+  return CUDA_SUCCESS;
+}
+
+// Nothing is cached for graphs beyond their reservations, which last as long as their graphs
+// (cuDeviceGraphMemTrim frees only memory no graph holds).
+CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice dev) {
+  if (CUresult r = ready()) return r;
+  return dev >= 0 && size_t(dev) < driver().default_pools.size() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+// Used memory: the bytes of graph allocations now live; reserved: those of every allocation node
+// (and live allocation) that exists. The highs may only be reset, with 0 (cuDeviceSetGraphMemAttribute).
+CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  if (dev < 0 || size_t(dev) >= d.default_pools.size()) return CUDA_ERROR_INVALID_DEVICE;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(d.mutex);
+  cuuint64_t& v = *static_cast<cuuint64_t*>(value);
+  switch (attr) {
+  case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: v = d.graph_used; break;
+  case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: v = d.graph_used_high; break;
+  case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: v = d.graph_reserved; break;
+  case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: v = d.graph_reserved_high; break;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  if (dev < 0 || size_t(dev) >= d.default_pools.size()) return CUDA_ERROR_INVALID_DEVICE;
+  if (!value || *static_cast<cuuint64_t*>(value) != 0) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(d.mutex);
+  if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH) d.graph_used_high = d.graph_used;
+  else if (attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) d.graph_reserved_high = d.graph_reserved;
+  else return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+// A deep copy of the graph's nodes and edges (cuGraphClone); a graph with memory nodes "cannot be
+// cloned" (cuGraphAddMemAllocNode).
+CUresult CUDAAPI cuGraphClone(CUgraph* out, CUgraph original) {
+  if (!out || !original) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  for (const auto& n : original->nodes)
+    if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+      return CUDA_ERROR_NOT_SUPPORTED;
+  auto* g = new CUgraph_st;
+  for (const auto& n : original->nodes) {
+    g->nodes.push_back(std::make_unique<CUgraphNode_st>(*n));
+    g->clones[n.get()] = g->nodes.back().get();
+  }
+  for (auto& n : g->nodes) {
+    n->arg_pointers.clear();
+    for (CUgraphNode& dep : n->dependencies) dep = g->clones[dep];
+  }
+  *out = g;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode* out, CUgraphNode original, CUgraph clone) {
+  if (!out || !original || !clone) return CUDA_ERROR_INVALID_VALUE;
+  auto it = clone->clones.find(original);
+  if (it == clone->clones.end()) return CUDA_ERROR_INVALID_VALUE;
+  *out = it->second;
+  return CUDA_SUCCESS;
+}
+
+// Memcpy nodes' parameters, in the graph or in an executable graph's copy of the node.
+CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode node, CUDA_MEMCPY3D* p) {
+  if (!node || !p || node->type != CU_GRAPH_NODE_TYPE_MEMCPY) return CUDA_ERROR_INVALID_VALUE;
+  *p = node->copy;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode node, const CUDA_MEMCPY3D* p) {
+  if (!node || !p || node->type != CU_GRAPH_NODE_TYPE_MEMCPY) return CUDA_ERROR_INVALID_VALUE;
+  node->copy = *p;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D* p, CUcontext) {
+  if (!exec || !node || !p) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < exec->from.size(); ++i)
+    if (exec->from[i] == node && exec->nodes[i].type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+      exec->nodes[i].copy = *p;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+// Kernel node attributes (cuGraphKernelNodeSetAttribute): kept and read back, as stream
+// attributes are; work runs when issued, so they change nothing. Unset ones read as zero.
+CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode node, CUkernelNodeAttrID id, CUkernelNodeAttrValue* value) {
+  if (!node || !value || node->type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  auto it = node->attributes.find(id);
+  if (it != node->attributes.end()) *value = it->second;
+  else *value = {};
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode node, CUkernelNodeAttrID id, const CUkernelNodeAttrValue* value) {
+  if (!node || !value || node->type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  node->attributes[id] = *value;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
+  if (!dst || !src || dst->type != CU_GRAPH_NODE_TYPE_KERNEL || src->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_INVALID_VALUE;
+  dst->attributes = src->attributes;
   return CUDA_SUCCESS;
 }
 

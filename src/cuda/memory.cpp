@@ -26,7 +26,7 @@ CUresult allocate(CUdeviceptr* out, size_t bytes, CUmemorytype type, bool manage
   Driver& d = driver();
   std::lock_guard lock(d.mutex);
   *out = d.device.adopt(host, bytes ? bytes : 1);
-  d.allocations[*out] = {host, bytes, type, managed, pool};
+  d.allocations[*out] = {host, bytes, type, managed, pool, nullptr};
   if (pool) {
     pool->used += bytes;
     pool->used_high = std::max(pool->used_high, pool->used);
@@ -41,7 +41,12 @@ CUresult release(uint64_t address) {
   auto it = d.allocations.find(address);
   if (it == d.allocations.end()) return CUDA_ERROR_INVALID_VALUE;
   d.device.free(address);
-  std::free(it->second.host);
+  if (GraphMemory* g = it->second.graph.get()) {  // invalid again; its reservation keeps the bytes
+    g->live = false;
+    d.graph_used -= g->bytes;
+  } else {
+    std::free(it->second.host);
+  }
   if (CUmemoryPool pool = it->second.pool) pool->used -= it->second.bytes;
   d.allocations.erase(it);
   return CUDA_SUCCESS;
@@ -92,24 +97,22 @@ CUresult copy(uint64_t dst, uint64_t src, size_t n, bool dst_device, bool src_de
 // On a capturing stream (graph.cpp): the copy or memset recorded as a node, CUDA_SUCCESS; else
 // nothing, and false.
 bool captured_copy(CUstream s, CUdeviceptr dst, CUdeviceptr src, size_t n) {
-  CUgraph_st* g = capturing(s);
-  if (!g) return false;
+  if (!capturing(s)) return false;
   CUgraphNode_st node;
   node.type = CU_GRAPH_NODE_TYPE_MEMCPY;
   node.copy.srcMemoryType = node.copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
   node.copy.srcDevice = src, node.copy.dstDevice = dst;
   node.copy.WidthInBytes = n, node.copy.Height = 1, node.copy.Depth = 1;
-  record(g, std::move(node));
+  record(s, std::move(node));
   return true;
 }
 
 bool captured_set(CUstream s, CUdeviceptr dst, unsigned value, unsigned element, size_t count) {
-  CUgraph_st* g = capturing(s);
-  if (!g) return false;
+  if (!capturing(s)) return false;
   CUgraphNode_st node;
   node.type = CU_GRAPH_NODE_TYPE_MEMSET;
   node.set = {dst, 0, value, element, count, 1};
-  record(g, std::move(node));
+  record(s, std::move(node));
   return true;
 }
 
@@ -124,12 +127,11 @@ CUresult fill(CUdeviceptr dst, T value, size_t count) {
 
 // On a capturing stream a 2D memset is one memset node (CUDA_MEMSET_NODE_PARAMS is 2D).
 bool captured_set_2d(CUstream s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t w, size_t h) {
-  CUgraph_st* g = capturing(s);
-  if (!g) return false;
+  if (!capturing(s)) return false;
   CUgraphNode_st node;
   node.type = CU_GRAPH_NODE_TYPE_MEMSET;
   node.set = {dst, pitch, value, element, w, h};
-  record(g, std::move(node));
+  record(s, std::move(node));
   return true;
 }
 
@@ -177,7 +179,16 @@ CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t wid
 }
 
 CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) { return dptr ? release(dptr) : CUDA_SUCCESS; }
-CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream) { return cuMemFree_v2(dptr); }
+// On a capturing stream, a free node (graph.cpp).
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream s) {
+  CUgraph_st* g = capturing(s);
+  if (!g) return cuMemFree_v2(dptr);
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  if (CUresult r = free_node(g, dptr, node)) return r;
+  record(s, std::move(node));
+  return CUDA_SUCCESS;
+}
 
 CUresult CUDAAPI cuMemAllocHost_v2(void** p, size_t bytes) {
   if (!p) return CUDA_ERROR_INVALID_VALUE;

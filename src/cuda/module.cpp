@@ -86,11 +86,11 @@ CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra, 
   if (CUresult r = ready()) return r;
   std::vector<KernelArg> args;
   if (CUresult r = arguments(f, params, extra, args)) return r;
-  if (CUgraph_st* g = capturing(stream)) {
+  if (capturing(stream)) {
     CUgraphNode_st node;
     node.type = CU_GRAPH_NODE_TYPE_KERNEL;
     node.function = f, node.config = config, node.args = std::move(args);
-    record(g, std::move(node));
+    record(stream, std::move(node));
     return CUDA_SUCCESS;
   }
   return run(f, config, args);

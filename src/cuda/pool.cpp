@@ -132,13 +132,20 @@ CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute at
   }
 }
 
-CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream) {
+// On a capturing stream, an allocation node (graph.cpp) whose address is returned at once, as
+// stream capture of cuMemAllocAsync gives it.
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream s) {
   if (CUresult r = ready()) return r;
+  CUmemPoolProps props;
   {
     std::lock_guard lock(driver().mutex);
     if (!known(pool)) return CUDA_ERROR_INVALID_VALUE;
+    props = pool->props;
   }
-  return allocate(dptr, bytes, CU_MEMORYTYPE_DEVICE, false, pool);
+  if (!capturing(s)) return allocate(dptr, bytes, CU_MEMORYTYPE_DEVICE, false, pool);
+  if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+  *dptr = record(s, alloc_node(bytes, props))->alloc.dptr;
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream s) {

@@ -26,7 +26,8 @@ extern "C" {
 CUresult CUDAAPI cuStreamCreate(CUstream* s, unsigned flags) {
   if (!s) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  *s = new CUstream_st{flags, 0};
+  *s = new CUstream_st;
+  (*s)->flags = flags;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* s, unsigned flags, int priority) {
@@ -35,6 +36,7 @@ CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* s, unsigned flags, int pri
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamDestroy_v2(CUstream s) {
+  if (capturing(s)) leave_capture(s);
   delete s;
   return CUDA_SUCCESS;
 }
@@ -46,7 +48,13 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
 }
 CUresult CUDAAPI cuStreamQuery(CUstream) { return ready(); }
 
-CUresult CUDAAPI cuStreamWaitEvent(CUstream, CUevent, unsigned) { return ready(); }
+// Work runs when issued, so a wait orders nothing, except in stream capture: waiting on an event
+// recorded in a capture joins the capture after the event's nodes (cross-stream capture).
+CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned) {
+  if (CUresult r = ready()) return r;
+  if (e && e->captured) join_capture(s, e);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuStreamGetFlags(CUstream s, unsigned* flags) {
   if (!flags) return CUDA_ERROR_INVALID_VALUE;
   *flags = s ? s->flags : 0;
@@ -71,11 +79,11 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream s, CUstreamCallback callback, void
 CUresult CUDAAPI cuLaunchHostFunc(CUstream s, CUhostFn fn, void* data) {
   if (!fn) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  if (CUgraph_st* g = capturing(s)) {
+  if (capturing(s)) {
     CUgraphNode_st node;
     node.type = CU_GRAPH_NODE_TYPE_HOST;
     node.host = {fn, data};
-    record(g, std::move(node));
+    record(s, std::move(node));
     return CUDA_SUCCESS;
   }
   fn(data);
@@ -85,7 +93,8 @@ CUresult CUDAAPI cuLaunchHostFunc(CUstream s, CUhostFn fn, void* data) {
 CUresult CUDAAPI cuEventCreate(CUevent* e, unsigned flags) {
   if (!e) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  *e = new CUevent_st{flags, false, 0};
+  *e = new CUevent_st;
+  (*e)->flags = flags;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuEventDestroy_v2(CUevent e) {
@@ -95,7 +104,10 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent e) {
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
   e->captured = capturing(s) != nullptr;  // no graph node: the event marks a point of the capture
-  if (e->captured) return ready();
+  if (e->captured) {
+    e->graph = s->capture, e->nodes = s->tail;
+    return ready();
+  }
   e->recorded = true;
   e->milliseconds = now_ms();
   return ready();

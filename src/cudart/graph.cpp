@@ -205,4 +205,136 @@ cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode*
   return cudaSuccess;
 }
 
+// Graph memory nodes: cudaMemAllocNodeParams is laid out as the driver's parameters, and
+// cudaGraphMemAttributeType has the driver's values.
+static_assert(sizeof(cudaMemAllocNodeParams) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS) &&
+              int(cudaGraphMemAttrReservedMemHigh) == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH);
+
+cudaError_t CUDARTAPI cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                               size_t count, cudaMemAllocNodeParams* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphAddMemAllocNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                       reinterpret_cast<const CUgraphNode*>(deps), count,
+                                       reinterpret_cast<CUDA_MEM_ALLOC_NODE_PARAMS*>(p)));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                              size_t count, void* dptr) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphAddMemFreeNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                      reinterpret_cast<const CUgraphNode*>(deps), count, reinterpret_cast<CUdeviceptr>(dptr)));
+}
+
+cudaError_t CUDARTAPI cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphMemAllocNodeGetParams(reinterpret_cast<CUgraphNode>(node), reinterpret_cast<CUDA_MEM_ALLOC_NODE_PARAMS*>(p)));
+}
+
+cudaError_t CUDARTAPI cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphMemFreeNodeGetParams(reinterpret_cast<CUgraphNode>(node), static_cast<CUdeviceptr*>(dptr)));
+}
+
+cudaError_t CUDARTAPI cudaDeviceGraphMemTrim(int device) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuDeviceGraphMemTrim(device));
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuDeviceGetGraphMemAttribute(device, static_cast<CUgraphMem_attribute>(attr), value));
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuDeviceSetGraphMemAttribute(device, static_cast<CUgraphMem_attribute>(attr), value));
+}
+
+cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphClone(reinterpret_cast<CUgraph*>(clone), reinterpret_cast<CUgraph>(original)));
+}
+
+cudaError_t CUDARTAPI cudaGraphNodeFindInClone(cudaGraphNode_t* node, cudaGraphNode_t original, cudaGraph_t clone) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphNodeFindInClone(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraphNode>(original),
+                                       reinterpret_cast<CUgraph>(clone)));
+}
+
+// Kernel node attributes: cudaLaunchAttributeValue is laid out as the driver's, with its ids.
+static_assert(sizeof(cudaKernelNodeAttrValue) == sizeof(CUkernelNodeAttrValue));
+
+cudaError_t CUDARTAPI cudaGraphKernelNodeSetAttribute(cudaGraphNode_t node, cudaKernelNodeAttrID id,
+                                                      const cudaKernelNodeAttrValue* value) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphKernelNodeSetAttribute(reinterpret_cast<CUgraphNode>(node), static_cast<CUkernelNodeAttrID>(id),
+                                              reinterpret_cast<const CUkernelNodeAttrValue*>(value)));
+}
+
+cudaError_t CUDARTAPI cudaGraphKernelNodeGetAttribute(cudaGraphNode_t node, cudaKernelNodeAttrID id,
+                                                      cudaKernelNodeAttrValue* value) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphKernelNodeGetAttribute(reinterpret_cast<CUgraphNode>(node), static_cast<CUkernelNodeAttrID>(id),
+                                              reinterpret_cast<CUkernelNodeAttrValue*>(value)));
+}
+
+cudaError_t CUDARTAPI cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t dst, cudaGraphNode_t src) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphKernelNodeCopyAttributes(reinterpret_cast<CUgraphNode>(dst), reinterpret_cast<CUgraphNode>(src)));
+}
+
+// Memcpy nodes' parameters as cudaMemcpy3DParms (kind cudaMemcpyDefault: addresses are unified).
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY3D c;
+  if (cudaError_t e = result(cuGraphMemcpyNodeGetParams(reinterpret_cast<CUgraphNode>(node), &c)); e != cudaSuccess)
+    return e;
+  params_of(c, *p);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const cudaMemcpy3DParms* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY3D c;
+  if (cudaError_t e = copy_of(p, c); e != cudaSuccess) return e;
+  return result(cuGraphMemcpyNodeSetParams(reinterpret_cast<CUgraphNode>(node), &c));
+}
+
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                       const cudaMemcpy3DParms* p) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  CUDA_MEMCPY3D c;
+  if (cudaError_t e = copy_of(p, c); e != cudaSuccess) return e;
+  return result(cuGraphExecMemcpyNodeSetParams(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraphNode>(node),
+                                               &c, nullptr));
+}
+
+namespace {
+CUDA_MEMCPY3D copy_1d(void* dst, const void* src, size_t bytes) {
+  CUDA_MEMCPY3D c{};
+  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  c.srcDevice = reinterpret_cast<CUdeviceptr>(src), c.dstDevice = reinterpret_cast<CUdeviceptr>(dst);
+  c.WidthInBytes = bytes, c.Height = 1, c.Depth = 1;
+  return c;
+}
+}  // namespace
+
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, const void* src, size_t bytes,
+                                                     cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  const CUDA_MEMCPY3D c = copy_1d(dst, src, bytes);
+  return result(cuGraphMemcpyNodeSetParams(reinterpret_cast<CUgraphNode>(node), &c));
+}
+
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node, void* dst,
+                                                         const void* src, size_t bytes, cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  const CUDA_MEMCPY3D c = copy_1d(dst, src, bytes);
+  return result(cuGraphExecMemcpyNodeSetParams(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraphNode>(node),
+                                               &c, nullptr));
+}
+
 }  // extern "C"

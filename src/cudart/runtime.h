@@ -67,5 +67,7 @@ Kernel* kernel_of(const void* stub, cudaError_t* error);
 cudaError_t variable_of(const void* symbol, CUdeviceptr* address, size_t* bytes);
 // The driver's description of a cudaMemcpy3D copy (texture.cpp).
 cudaError_t copy_of(const cudaMemcpy3DParms* p, CUDA_MEMCPY3D& c);
+// The reverse: the cudaMemcpy3D copy the driver's describes (cudaMemcpyDefault).
+void params_of(const CUDA_MEMCPY3D& c, cudaMemcpy3DParms& p);
 
 }  // namespace ptxvm::cudart

@@ -104,4 +104,33 @@ cudaError_t CUDARTAPI cudaStreamGetDevice(cudaStream_t, int* device) {
   return ready();
 }
 
+// Stream attributes: the driver's (cudaLaunchAttributeValue and its ids are laid out as the
+// driver's CUlaunchAttributeValue).
+static_assert(sizeof(cudaStreamAttrValue) == sizeof(CUstreamAttrValue) &&
+              int(cudaLaunchAttributeAccessPolicyWindow) == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW &&
+              int(cudaLaunchAttributePriority) == CU_LAUNCH_ATTRIBUTE_PRIORITY);
+
+cudaError_t CUDARTAPI cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID id, const cudaStreamAttrValue* value) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamSetAttribute(reinterpret_cast<CUstream>(s), static_cast<CUstreamAttrID>(id),
+                                     reinterpret_cast<const CUstreamAttrValue*>(value)));
+}
+
+cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID id, cudaStreamAttrValue* value) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamGetAttribute(reinterpret_cast<CUstream>(s), static_cast<CUstreamAttrID>(id),
+                                     reinterpret_cast<CUstreamAttrValue*>(value)));
+}
+
+cudaError_t CUDARTAPI cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamCopyAttributes(reinterpret_cast<CUstream>(dst), reinterpret_cast<CUstream>(src)));
+}
+
+// No L2 cache to reset (the driver's cuCtxResetPersistingL2Cache).
+cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache() {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuCtxResetPersistingL2Cache());
+}
+
 }  // extern "C"

@@ -138,8 +138,10 @@ cudaError_t copy_linear(Place dst, Place src, size_t count, cudaMemcpyKind kind,
 
 namespace ptxvm::cudart {
 
-// Widths count elements where an array takes part, bytes otherwise; positions count each side's
-// elements, a pointer's being bytes (cudaMemcpy3DParms).
+// Widths and x positions count elements where an array takes part, bytes otherwise
+// (cudaMemcpy3DParms) — on both sides: an H200 moves a pitched pointer's srcPos.x by that many of
+// the array's elements, though the documentation calls a pointer's element a byte
+// (tests/cudart/programs/graph_memcpy3d.cu).
 cudaError_t copy_of(const cudaMemcpy3DParms* p, CUDA_MEMCPY3D& c) {
   if (!p) return fail(cudaErrorInvalidValue);
   if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
@@ -153,7 +155,7 @@ cudaError_t copy_of(const cudaMemcpy3DParms* p, CUDA_MEMCPY3D& c) {
     type = array ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_UNIFIED;
     to_array = reinterpret_cast<CUarray>(array);
     if (!array) to = reinterpret_cast<CUdeviceptr>(at.ptr), pitch = at.pitch, height = at.ysize;
-    x = pos.x * (array ? element : 1), y = pos.y, z = pos.z;  // a pointer's elements are bytes
+    x = pos.x * element, y = pos.y, z = pos.z;
   };
   side(p->srcArray, p->srcPtr, p->srcPos, c.srcMemoryType, c.srcArray, c.srcDevice, c.srcPitch, c.srcHeight,
        c.srcXInBytes, c.srcY, c.srcZ);
@@ -162,6 +164,26 @@ cudaError_t copy_of(const cudaMemcpy3DParms* p, CUDA_MEMCPY3D& c) {
   c.WidthInBytes = p->extent.width * element;
   c.Height = std::max<size_t>(p->extent.height, 1), c.Depth = std::max<size_t>(p->extent.depth, 1);
   return cudaSuccess;
+}
+
+void params_of(const CUDA_MEMCPY3D& c, cudaMemcpy3DParms& p) {
+  p = {};
+  const size_t element = c.srcMemoryType == CU_MEMORYTYPE_ARRAY   ? element_bytes(c.srcArray)
+                         : c.dstMemoryType == CU_MEMORYTYPE_ARRAY ? element_bytes(c.dstArray)
+                                                                  : 1;
+  auto side = [&](CUmemorytype type, CUarray array, CUdeviceptr device, const void* host, size_t pitch, size_t height,
+                  size_t x, size_t y, size_t z, cudaArray_t& to_array, cudaPitchedPtr& at, cudaPos& pos) {
+    if (type == CU_MEMORYTYPE_ARRAY) to_array = reinterpret_cast<cudaArray_t>(array);
+    else at = {type == CU_MEMORYTYPE_HOST ? const_cast<void*>(host) : reinterpret_cast<void*>(device), pitch,
+               c.WidthInBytes, height};
+    pos = {x / element, y, z};  // as copy_of counts them
+  };
+  side(c.srcMemoryType, c.srcArray, c.srcDevice, c.srcHost, c.srcPitch, c.srcHeight, c.srcXInBytes, c.srcY, c.srcZ,
+       p.srcArray, p.srcPtr, p.srcPos);
+  side(c.dstMemoryType, c.dstArray, c.dstDevice, c.dstHost, c.dstPitch, c.dstHeight, c.dstXInBytes, c.dstY, c.dstZ,
+       p.dstArray, p.dstPtr, p.dstPos);
+  p.extent = {c.WidthInBytes / element, c.Height, c.Depth};
+  p.kind = cudaMemcpyDefault;
 }
 
 }  // namespace ptxvm::cudart

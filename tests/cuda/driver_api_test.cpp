@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -296,6 +297,255 @@ TEST_F(Driver, CapturedWorkRunsAtEachGraphLaunch) {
   EXPECT_EQ(cuGraphDestroy(g), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
   for (CUdeviceptr p : {da, db, dc}) EXPECT_EQ(cuMemFree(p), CUDA_SUCCESS);
+}
+
+// Graph memory nodes (cuGraphAddMemAllocNode): the address is fixed when the node is added, the
+// memory valid from the allocation node's run to the free node's; an allocation the graph does not
+// free stays valid until cuMemFree, and relaunching before then is CUDA_ERROR_INVALID_VALUE unless
+// instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cuGraphLaunch).
+TEST_F(Driver, GraphMemoryNodes) {
+  const int n = 64;
+  const float one = 1.0f;
+  CUdeviceptr scale, db, dc;
+  size_t bytes;
+  ASSERT_EQ(cuModuleGetGlobal(&scale, &bytes, mod, "scale"), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(scale, &one, 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&db, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&dc, n * 4), CUDA_SUCCESS);
+  std::vector<float> b(n);
+  for (int i = 0; i < n; ++i) b[i] = float(i);
+  ASSERT_EQ(cuMemcpyHtoD(db, b.data(), n * 4), CUDA_SUCCESS);
+  cuuint64_t reserved_before = 0;
+  ASSERT_EQ(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &reserved_before), CUDA_SUCCESS);
+
+  // alloc -> memset(2.0f) -> vadd(alloc, b, c) -> free
+  CUgraph g;
+  ASSERT_EQ(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+  CUDA_MEM_ALLOC_NODE_PARAMS ap{};
+  ap.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  ap.poolProps.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  ap.bytesize = n * 4;
+  CUgraphNode alloc, set, kernel, freed, extra;
+  ASSERT_EQ(cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap), CUDA_SUCCESS);
+  const CUdeviceptr da = ap.dptr;
+  ASSERT_NE(da, 0u);
+  float two = 2.0f;
+  unsigned two_bits;
+  std::memcpy(&two_bits, &two, 4);
+  CUDA_MEMSET_NODE_PARAMS mp{da, 0, two_bits, 4, size_t(n), 1};
+  ASSERT_EQ(cuGraphAddMemsetNode(&set, g, &alloc, 1, &mp, ctx), CUDA_SUCCESS);
+  int count = n;
+  CUdeviceptr a_arg = da;
+  void* args[] = {&a_arg, &db, &dc, &count};
+  CUDA_KERNEL_NODE_PARAMS kp{};
+  kp.func = fn, kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1, kp.blockDimX = n, kp.blockDimY = kp.blockDimZ = 1;
+  kp.kernelParams = args;
+  ASSERT_EQ(cuGraphAddKernelNode(&kernel, g, &set, 1, &kp), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphAddMemFreeNode(&freed, g, &kernel, 1, da), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphAddMemFreeNode(&extra, g, &freed, 1, da), CUDA_ERROR_INVALID_VALUE);  // freed twice
+  EXPECT_EQ(cuGraphAddMemFreeNode(&extra, g, &freed, 1, db), CUDA_ERROR_INVALID_VALUE);  // no alloc node's
+  CUgraphNodeType type;
+  ASSERT_EQ(cuGraphNodeGetType(alloc, &type), CUDA_SUCCESS);
+  EXPECT_EQ(type, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+  ASSERT_EQ(cuGraphNodeGetType(freed, &type), CUDA_SUCCESS);
+  EXPECT_EQ(type, CU_GRAPH_NODE_TYPE_MEM_FREE);
+  CUDA_MEM_ALLOC_NODE_PARAMS got{};
+  ASSERT_EQ(cuGraphMemAllocNodeGetParams(alloc, &got), CUDA_SUCCESS);
+  EXPECT_EQ(got.dptr, da);
+  EXPECT_EQ(got.bytesize, size_t(n * 4));
+  CUdeviceptr freed_at = 0;
+  ASSERT_EQ(cuGraphMemFreeNodeGetParams(freed, &freed_at), CUDA_SUCCESS);
+  EXPECT_EQ(freed_at, da);
+  CUgraph copy;
+  EXPECT_EQ(cuGraphClone(&copy, g), CUDA_ERROR_NOT_SUPPORTED);  // "the graph cannot be cloned"
+  cuuint64_t reserved = 0, used = 1;
+  ASSERT_EQ(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &reserved), CUDA_SUCCESS);
+  EXPECT_GE(reserved, reserved_before + n * 4);
+  CUgraphExec exec;
+  ASSERT_EQ(cuGraphInstantiate(&exec, g, 0), CUDA_SUCCESS);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<float> c(n, -1.0f);
+    ASSERT_EQ(cuGraphLaunch(exec, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyDtoH(c.data(), dc, n * 4), CUDA_SUCCESS);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], 2.0f + i);
+    EXPECT_NE(cuMemcpyDtoH(c.data(), da, 4), CUDA_SUCCESS) << "freed graph memory is not valid";
+    ASSERT_EQ(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used), CUDA_SUCCESS);
+    EXPECT_EQ(used, 0u);
+  }
+  ASSERT_EQ(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphDestroy(g), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &reserved), CUDA_SUCCESS);
+  EXPECT_EQ(reserved, reserved_before);
+
+  // An allocation the graph does not free outlives the launch, until cuMemFree.
+  ASSERT_EQ(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap), CUDA_SUCCESS);
+  mp.dst = ap.dptr;
+  ASSERT_EQ(cuGraphAddMemsetNode(&set, g, &alloc, 1, &mp, ctx), CUDA_SUCCESS);
+  CUgraphExec once, auto_free;
+  ASSERT_EQ(cuGraphInstantiate(&once, g, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(once, nullptr), CUDA_SUCCESS);
+  float v = 0;
+  ASSERT_EQ(cuMemcpyDtoH(&v, ap.dptr, 4), CUDA_SUCCESS);
+  EXPECT_EQ(v, 2.0f);
+  ASSERT_EQ(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used), CUDA_SUCCESS);
+  EXPECT_EQ(used, cuuint64_t(n * 4));
+  EXPECT_EQ(cuGraphLaunch(once, nullptr), CUDA_ERROR_INVALID_VALUE);  // still unfreed
+  ASSERT_EQ(cuMemFree(ap.dptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(once, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphExecDestroy(once), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFree(ap.dptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphInstantiate(&auto_free, g, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(auto_free, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(auto_free, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphExecDestroy(auto_free), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphDestroy(g), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(&v, ap.dptr, 4), CUDA_SUCCESS);  // live still, though its graph is gone
+  ASSERT_EQ(cuMemFree(ap.dptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &reserved), CUDA_SUCCESS);
+  EXPECT_EQ(reserved, reserved_before);
+
+  // A kernel that reads graph memory after its free node faults, as on a GPU (in a child process:
+  // the fault is sticky).
+  auto use_after_free = [&] {
+    CUgraph bad;
+    CUgraphNode x, y, z;
+    cuGraphCreate(&bad, 0);
+    cuGraphAddMemAllocNode(&x, bad, nullptr, 0, &ap);
+    cuGraphAddMemFreeNode(&y, bad, &x, 1, ap.dptr);
+    a_arg = ap.dptr;
+    cuGraphAddKernelNode(&z, bad, &y, 1, &kp);
+    CUgraphExec e;
+    cuGraphInstantiate(&e, bad, 0);
+    std::_Exit(cuGraphLaunch(e, nullptr) == CUDA_ERROR_ILLEGAL_ADDRESS ? 0 : 1);
+  };
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child runs the test again, from its start
+  EXPECT_EXIT(use_after_free(), ::testing::ExitedWithCode(0), "");
+  cuMemFree(db);
+  cuMemFree(dc);
+}
+
+// Stream capture of cuMemAllocAsync and cuMemFreeAsync records allocation and free nodes, and a
+// stream that waits on an event recorded in the capture joins it (fork and join).
+TEST_F(Driver, CaptureRecordsMemoryNodesAcrossStreams) {
+  const int n = 32;
+  const float one = 1.0f;
+  CUdeviceptr scale, dc;
+  size_t bytes;
+  ASSERT_EQ(cuModuleGetGlobal(&scale, &bytes, mod, "scale"), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(scale, &one, 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&dc, n * 4), CUDA_SUCCESS);
+  CUstream s1, s2;
+  ASSERT_EQ(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  CUevent fork, join;
+  ASSERT_EQ(cuEventCreate(&fork, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventCreate(&join, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+  CUdeviceptr a, b;
+  ASSERT_EQ(cuMemAllocAsync(&a, n * 4, s1), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD32Async(a, 0x40000000, n, s1), CUDA_SUCCESS);  // 2.0f
+  ASSERT_EQ(cuEventRecord(fork, s1), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamWaitEvent(s2, fork, 0), CUDA_SUCCESS);
+  CUstreamCaptureStatus status;
+  ASSERT_EQ(cuStreamIsCapturing(s2, &status), CUDA_SUCCESS);
+  EXPECT_EQ(status, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+  ASSERT_EQ(cuMemAllocAsync(&b, n * 4, s2), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD32Async(b, 0x3f800000, n, s2), CUDA_SUCCESS);  // 1.0f
+  ASSERT_EQ(cuEventRecord(join, s2), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamWaitEvent(s1, join, 0), CUDA_SUCCESS);
+  int count = n;
+  void* args[] = {&a, &b, &dc, &count};
+  ASSERT_EQ(cuLaunchKernel(fn, 1, 1, 1, n, 1, 1, 0, s1, args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFreeAsync(a, s1), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFreeAsync(b, s1), CUDA_SUCCESS);
+  CUgraph g;
+  ASSERT_EQ(cuStreamEndCapture(s1, &g), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamIsCapturing(s2, &status), CUDA_SUCCESS);
+  EXPECT_EQ(status, CU_STREAM_CAPTURE_STATUS_NONE);
+  size_t count_nodes = 0;
+  ASSERT_EQ(cuGraphGetNodes(g, nullptr, &count_nodes), CUDA_SUCCESS);
+  ASSERT_EQ(count_nodes, 7u);
+  std::vector<CUgraphNode> nodes(count_nodes);
+  ASSERT_EQ(cuGraphGetNodes(g, nodes.data(), &count_nodes), CUDA_SUCCESS);
+  int allocs = 0, frees = 0;
+  for (CUgraphNode node : nodes) {
+    CUgraphNodeType type;
+    ASSERT_EQ(cuGraphNodeGetType(node, &type), CUDA_SUCCESS);
+    allocs += type == CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    frees += type == CU_GRAPH_NODE_TYPE_MEM_FREE;
+  }
+  EXPECT_EQ(allocs, 2);
+  EXPECT_EQ(frees, 2);
+  CUgraphExec exec;
+  ASSERT_EQ(cuGraphInstantiate(&exec, g, 0), CUDA_SUCCESS);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<float> c(n, 0.0f);
+    ASSERT_EQ(cuGraphLaunch(exec, s1), CUDA_SUCCESS);
+    ASSERT_EQ(cuStreamSynchronize(s1), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyDtoH(c.data(), dc, n * 4), CUDA_SUCCESS);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], 3.0f);
+  }
+  EXPECT_EQ(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphDestroy(g), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy(s1), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy(s2), CUDA_SUCCESS);
+  cuEventDestroy(fork);
+  cuEventDestroy(join);
+  cuMemFree(dc);
+}
+
+// cuGraphClone copies nodes and edges; cuGraphNodeFindInClone maps a node to its copy, and
+// changing the copy's memcpy node leaves the original alone.
+TEST_F(Driver, GraphCloneAndMemcpyNodeParams) {
+  const int n = 16;
+  std::vector<int> src(n), dst(n, 0), other(n, 0);
+  for (int i = 0; i < n; ++i) src[i] = i * 3;
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, n * 4), CUDA_SUCCESS);
+  CUgraph g;
+  ASSERT_EQ(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+  CUDA_MEMCPY3D up{}, down{};
+  up.srcMemoryType = CU_MEMORYTYPE_HOST, up.srcHost = src.data();
+  up.dstMemoryType = CU_MEMORYTYPE_DEVICE, up.dstDevice = d;
+  up.WidthInBytes = n * 4, up.Height = 1, up.Depth = 1;
+  down.srcMemoryType = CU_MEMORYTYPE_DEVICE, down.srcDevice = d;
+  down.dstMemoryType = CU_MEMORYTYPE_HOST, down.dstHost = dst.data();
+  down.WidthInBytes = n * 4, down.Height = 1, down.Depth = 1;
+  CUgraphNode first, second, found;
+  ASSERT_EQ(cuGraphAddMemcpyNode(&first, g, nullptr, 0, &up, ctx), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphAddMemcpyNode(&second, g, &first, 1, &down, ctx), CUDA_SUCCESS);
+  CUgraph clone;
+  ASSERT_EQ(cuGraphClone(&clone, g), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphNodeFindInClone(&found, second, clone), CUDA_SUCCESS);
+  EXPECT_NE(found, second);
+  EXPECT_EQ(cuGraphNodeFindInClone(&found, second, g), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuGraphNodeFindInClone(&found, second, clone), CUDA_SUCCESS);
+  CUDA_MEMCPY3D read{};
+  ASSERT_EQ(cuGraphMemcpyNodeGetParams(found, &read), CUDA_SUCCESS);
+  EXPECT_EQ(read.dstHost, dst.data());
+  read.dstHost = other.data();
+  ASSERT_EQ(cuGraphMemcpyNodeSetParams(found, &read), CUDA_SUCCESS);
+  CUgraphExec e1, e2;
+  ASSERT_EQ(cuGraphInstantiate(&e1, g, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphInstantiate(&e2, clone, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(e1, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(e2, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(dst, src);
+  EXPECT_EQ(other, src);
+  // The executable graph's copy changes alone.
+  std::fill(dst.begin(), dst.end(), 0);
+  std::vector<int> third(n, 0);
+  down.dstHost = third.data();
+  ASSERT_EQ(cuGraphExecMemcpyNodeSetParams(e1, second, &down, ctx), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(e1, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(third, src);
+  EXPECT_EQ(dst, std::vector<int>(n, 0));
+  cuGraphExecDestroy(e1);
+  cuGraphExecDestroy(e2);
+  cuGraphDestroy(clone);
+  cuGraphDestroy(g);
+  cuMemFree(d);
 }
 
 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: each kernel's own static shared memory, as ptxas lays it

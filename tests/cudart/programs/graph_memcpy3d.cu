@@ -42,10 +42,11 @@ int main() {
   k.kernelParams = args;
   CHECK(cudaGraphAddKernelNode(&flip, g, &up, 1, &k));
 
-  // device -> array: the array's extent counts floats
+  // device -> array: with an array on either side, the extent and the pointer's x position count
+  // the array's elements (floats), as an H200 takes them
   p = {};
   p.srcPtr = make_cudaPitchedPtr(d, pitch, w + 8, h + 2);
-  p.srcPos = make_cudaPos(8 * sizeof(float), 2, 0);
+  p.srcPos = make_cudaPos(8, 2, 0);
   p.dstArray = a;
   p.extent = make_cudaExtent(w, h, 1);
   p.kind = cudaMemcpyDeviceToDevice;
