@@ -182,6 +182,11 @@ cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
   return result(cuGraphLaunch(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUstream>(s)));
 }
 
+cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t s) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphUpload(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUstream>(s)));
+}
+
 static_assert(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(CUgraphExecUpdateResultInfo));
 
 cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info) {
