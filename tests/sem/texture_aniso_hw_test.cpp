@@ -105,6 +105,19 @@ size_t grid_misses(const Square& t, float X, int half, float per, const float (&
   return bad;
 }
 
+// The grid of parts 27 and 29, scaled to the footprint: x = X + i H/32, y = X + j H/32 level-0
+// texels, i and j in -32..32, j-major, H = ceil((|dPdx.x| + |dPdx.y| + |dPdy.x| + |dPdy.y|) / 2) +
+// margin (in double, as the probes compute it).
+size_t footprint_grid_misses(const Square& t, float X, double margin, const float (&g)[4], const std::vector<float>& hw) {
+  const double H = std::ceil((std::fabs(double(g[0])) + std::fabs(double(g[1])) + std::fabs(double(g[2])) +
+                              std::fabs(double(g[3]))) / 2) + margin;
+  size_t bad = 0, i = 0;
+  for (int y = -32; y <= 32; ++y)
+    for (int x = -32; x <= 32; ++x, ++i)
+      bad += t.at(X + float(x * H / 32), X + float(y * H / 32), g[0], g[1], g[2], g[3]) != hw[i];
+  return bad;
+}
+
 TEST(TextureAnisotropic, FootprintsAcrossTwoLevelsMatchTheH200) {
   const std::vector<Record> rs = records();
   ASSERT_EQ(rs.size(), 62u);
@@ -353,14 +366,8 @@ TEST(TextureAnisotropic, RandomPairsOnLevelsMatchTheH200) {
     Square t(512, 10, limit, [=](uint32_t lv, uint32_t x, uint32_t y) { return lv == l && x == c && y == c ? 1.0f : 0.0f; });
     t.tex.sampler.exact_trilinear = exact;
     const float X = (float(c) + 0.5f) * float(1u << l);
-    const double H = std::ceil((std::fabs(double(g[0])) + std::fabs(double(g[1])) + std::fabs(double(g[2])) +
-                                std::fabs(double(g[3]))) / 2) + double(2u << l);
     ASSERT_EQ(r.v.size(), 65u * 65u);
-    size_t bad = 0, i = 0;
-    for (int y = -32; y <= 32; ++y)
-      for (int x = -32; x <= 32; ++x, ++i)
-        bad += t.at(X + float(x * H / 32), X + float(y * H / 32), g[0], g[1], g[2], g[3]) != r.v[i];
-    grid.add(r.v.size(), bad);
+    grid.add(r.v.size(), footprint_grid_misses(t, X, double(2u << l), g, r.v));
   }
   grid.print("random pairs on levels (part 27)");
   level.print("their levels (part 28)");
@@ -390,13 +397,7 @@ TEST(TextureAnisotropic, StretchedStepsMatchTheH200) {
       continue;
     }
     ASSERT_EQ(r.v.size(), 65u * 65u);
-    const double H = std::ceil((std::fabs(double(g[0])) + std::fabs(double(g[1])) + std::fabs(double(g[2])) +
-                                std::fabs(double(g[3]))) / 2) + 4;
-    size_t bad = 0, i = 0;
-    for (int y = -32; y <= 32; ++y)
-      for (int x = -32; x <= 32; ++x, ++i)
-        bad += t.at(257.0f + float(x * H / 32), 257.0f + float(y * H / 32), g[0], g[1], g[2], g[3]) != r.v[i];
-    grid.add(r.v.size(), bad);
+    grid.add(r.v.size(), footprint_grid_misses(t, 257.0f, 4, g, r.v));
   }
   grid.print("stretched steps (part 29)");
   level.print("their levels (part 30)");
