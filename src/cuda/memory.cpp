@@ -107,13 +107,18 @@ bool captured_copy(CUstream s, CUdeviceptr dst, CUdeviceptr src, size_t n) {
   return true;
 }
 
-bool captured_set(CUstream s, CUdeviceptr dst, unsigned value, unsigned element, size_t count) {
+// A memset node is 2D (CUDA_MEMSET_NODE_PARAMS): `h` rows of `w` elements, `pitch` bytes apart.
+bool captured_set_2d(CUstream s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t w, size_t h) {
   if (!capturing(s)) return false;
   CUgraphNode_st node;
   node.type = CU_GRAPH_NODE_TYPE_MEMSET;
-  node.set = {dst, 0, value, element, count, 1};
+  node.set = {dst, pitch, value, element, w, h};
   record(s, std::move(node));
   return true;
+}
+
+bool captured_set(CUstream s, CUdeviceptr dst, unsigned value, unsigned element, size_t count) {
+  return captured_set_2d(s, dst, 0, value, element, count, 1);
 }
 
 template <typename T>
@@ -125,15 +130,6 @@ CUresult fill(CUdeviceptr dst, T value, size_t count) {
   return CUDA_SUCCESS;
 }
 
-// On a capturing stream a 2D memset is one memset node (CUDA_MEMSET_NODE_PARAMS is 2D).
-bool captured_set_2d(CUstream s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t w, size_t h) {
-  if (!capturing(s)) return false;
-  CUgraphNode_st node;
-  node.type = CU_GRAPH_NODE_TYPE_MEMSET;
-  node.set = {dst, pitch, value, element, w, h};
-  record(s, std::move(node));
-  return true;
-}
 
 // cuMemsetD2D*: `height` rows of `width` elements, `pitch` bytes apart (cuMemsetD2D8 documents the
 // pitch as the row's span in bytes, at least width elements).
