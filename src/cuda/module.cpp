@@ -31,9 +31,10 @@ CUresult load_module(CUmodule* out, const void* image) {
       std::fprintf(stderr, "ptxvm: %s\n", why.c_str());
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
-  } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin
-    std::fprintf(stderr, "ptxvm: a cubin holds machine code only, which ptxvm cannot run: load PTX, or rebuild "
-                         "with -gencode arch=compute_XX,code=compute_XX\n");
+  } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin, from nvcc -cubin or NVRTC's nvrtcGetCUBIN
+    std::fprintf(stderr, "ptxvm: a cubin holds machine code only, which ptxvm cannot run: load PTX instead (nvcc: "
+                         "-gencode arch=compute_XX,code=compute_XX; NVRTC: --gpu-architecture=compute_XX, then "
+                         "nvrtcGetPTX rather than nvrtcGetCUBIN)\n");
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   } else {
     ptx = static_cast<const char*>(image);
@@ -93,7 +94,11 @@ CUresult launch(CUfunc_st* f, LaunchConfig config, void** params, void** extra, 
     record(stream, std::move(node));
     return CUDA_SUCCESS;
   }
-  return run(f, config, args);
+  // A launch is asynchronous: it returns before the kernel runs, and may return "error codes from
+  // previous, asynchronous launches" (cuLaunchKernel's documentation), not the kernel's own. So
+  // the kernel's fault is the sticky error of the calls after it; only a refused launch fails here.
+  const CUresult r = run(f, config, args);
+  return r != CUDA_SUCCESS && r == driver().sticky ? CUDA_SUCCESS : r;
 }
 
 CUresult run(CUfunc_st* f, const LaunchConfig& config, const std::vector<KernelArg>& args) {
