@@ -53,6 +53,9 @@ struct CUlib_st {
 
 struct CUgraph_st;
 struct CUgraphNode_st;
+namespace ptxvm::cuda {
+struct ConditionalHandle;  // conditional.h
+}
 
 // The memory of a graph's allocation node (graph.cpp): reserved when the node is added, at an
 // address that "remains fixed across instantiations and launches" (cuGraphAddMemAllocNode), and
@@ -103,6 +106,12 @@ struct CUgraphNode_st {
   std::vector<CUmemAccessDesc> access;
   std::shared_ptr<GraphMemory> memory;          // its memory
   CUdeviceptr freed = 0;                        // a memory free: the address
+  // a conditional node (conditional.h): its parameters, its body graphs, which it owns
+  // (phGraph_out points at body_graphs), and in an executable graph copies of their nodes
+  CUDA_CONDITIONAL_NODE_PARAMS conditional{};
+  std::vector<std::shared_ptr<CUgraph_st>> bodies;
+  std::vector<CUgraph_st*> body_graphs;
+  std::vector<std::vector<CUgraphNode_st>> branches;
   std::vector<CUgraphNode_st*> dependencies;
   std::vector<void*> arg_pointers;  // cuGraphKernelNodeGetParams's kernelParams, into args
   std::map<int, CUkernelNodeAttrValue> attributes;  // cuGraphKernelNodeSetAttribute's
@@ -116,6 +125,13 @@ struct CUgraph_st {
   CUstream origin = nullptr;            // while capturing: the stream that began the capture
   std::vector<CUstream> streams;        // and every stream that joined it (cuStreamWaitEvent)
   std::map<CUgraphNode, CUgraphNode> clones;  // cuGraphClone's: the original's node -> this one's
+  long borrowed = -1;  // cuStreamBeginCaptureToGraph's graph while captured into: its nodes before
+  // Conditional nodes (conditional.h): the handles made for this graph, the conditional node whose
+  // body this graph is, and the one executable graph a graph with conditional nodes may have.
+  std::vector<std::shared_ptr<ptxvm::cuda::ConditionalHandle>> handles;
+  CUgraphNode_st* owner = nullptr;
+  CUgraph_st* parent = nullptr;
+  CUgraphExec_st* instance = nullptr;
 };
 
 // An executable graph: the nodes, copied at instantiation, and the graph's nodes they copy.
@@ -123,6 +139,9 @@ struct CUgraphExec_st {
   std::vector<CUgraphNode_st> nodes;
   std::vector<CUgraphNode> from;
   bool auto_free = false;  // CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
+  // conditional nodes: the handles (set to their defaults at each launch), and the graph
+  std::vector<std::shared_ptr<ptxvm::cuda::ConditionalHandle>> handles;
+  CUgraph_st* graph = nullptr;
 };
 
 struct CUevent_st {
@@ -192,8 +211,8 @@ ptxvm::LaunchConfig config_of(CUfunc_st* f, unsigned gx, unsigned gy, unsigned g
                               unsigned shared);
 // The arguments of a launch of `f` as bytes: one pointer per parameter, or the `extra` buffer.
 CUresult arguments(CUfunc_st* f, void** params, void** extra, std::vector<ptxvm::KernelArg>& args);
-// Runs a launch of `f` and reports a fault as CUDA does (a sticky error, the report on stderr);
-// on a capturing stream, records it instead.
+// Runs a launch of `f` and reports a fault as CUDA does (a sticky error that the calls after the
+// launch return, the report on stderr); on a capturing stream, records it instead.
 CUresult launch(CUfunc_st* f, ptxvm::LaunchConfig config, void** params, void** extra, CUstream stream = nullptr);
 CUresult run(CUfunc_st* f, const ptxvm::LaunchConfig& config, const std::vector<ptxvm::KernelArg>& args);
 // The graph `stream` is capturing into, or null (the NULL, legacy and per-thread streams never are).

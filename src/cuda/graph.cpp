@@ -3,9 +3,11 @@
 // graph, built so or node by node, is instantiated as a copy of its nodes and launched by running
 // them in the order they were added, which respects every dependency (a node depends only on
 // nodes added before it). ptxvm runs work when it is issued, so a graph launch runs at once.
+// Conditional nodes' handles and bodies are conditional.cpp's.
 #include <algorithm>
 #include <cstdlib>
 
+#include "conditional.h"
 #include "driver.h"
 
 namespace ptxvm::cuda {
@@ -17,6 +19,7 @@ CUgraph_st* capturing(CUstream stream) {
 
 CUgraphNode record(CUstream stream, CUgraphNode_st node) {
   CUgraph_st* graph = stream->capture;
+  if (!allowed_in(*graph, node.type)) graph->invalidated = true;  // a conditional body's limits
   node.dependencies = stream->tail;
   graph->nodes.push_back(std::make_unique<CUgraphNode_st>(std::move(node)));
   stream->tail = {graph->nodes.back().get()};
@@ -97,6 +100,8 @@ CUresult free_unfreed(const std::vector<CUgraphNode_st>& nodes, bool auto_free) 
       release(n.memory->address());
     }
     if (CUresult r = free_unfreed(n.child, auto_free)) return r;
+    for (const auto& body : n.branches)
+      if (CUresult r = free_unfreed(body, auto_free)) return r;
   }
   return CUDA_SUCCESS;
 }
@@ -121,14 +126,22 @@ CUresult run_node(const CUgraphNode_st& n) {
     for (const CUgraphNode_st& c : n.child)
       if (CUresult r = run_node(c)) return r;
     return CUDA_SUCCESS;
+  case CU_GRAPH_NODE_TYPE_CONDITIONAL:  // a WHILE node evaluates its handle again after each run
+    for (int b; (b = conditional_branch(n)) >= 0;) {
+      for (const CUgraphNode_st& c : n.branches[b])
+        if (CUresult r = run_node(c)) return r;
+      if (n.conditional.type != CU_GRAPH_COND_TYPE_WHILE) break;
+    }
+    return CUDA_SUCCESS;
   default: return CUDA_SUCCESS;
   }
 }
 
-// The executable graph's nodes become copies of the graph's.
-void copy_nodes(const CUgraph_st& graph, CUgraphExec_st& exec) {
+// The executable graph's nodes become copies of the graph's (conditional nodes' bodies too).
+CUresult copy_nodes(const CUgraph_st& graph, CUgraphExec_st& exec) {
   exec.nodes.clear(), exec.from.clear();
   for (const auto& n : graph.nodes) exec.nodes.push_back(*n), exec.from.push_back(n.get());
+  return instantiate_conditionals(graph, exec);
 }
 
 // A kernel node's launch and arguments from the driver's description.
@@ -145,6 +158,7 @@ CUresult kernel_node(const CUDA_KERNEL_NODE_PARAMS* p, CUgraphNode_st& node) {
 // Adds `node` to `graph` after `count` nodes of it.
 CUresult add(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count, CUgraphNode_st node) {
   if (!out || !graph || (count && !dependencies)) return CUDA_ERROR_INVALID_VALUE;
+  if (!allowed_in(*graph, node.type)) return CUDA_ERROR_NOT_SUPPORTED;  // in a conditional's body
   for (size_t i = 0; i < count; ++i) {
     bool known = false;
     for (const auto& n : graph->nodes) known |= n.get() == dependencies[i];
@@ -196,10 +210,12 @@ CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode) {
   return CUDA_SUCCESS;
 }
 
-// The capture ends on the stream that began it, for every stream that joined it.
+// The capture ends on the stream that began it, for every stream that joined it. A capture into
+// the program's graph (cuStreamBeginCaptureToGraph) may pass no `graph`; when invalidated, the
+// nodes it added go.
 CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph* graph) {
-  if (!graph) return CUDA_ERROR_INVALID_VALUE;
   CUgraph_st* g = capturing(s);
+  if (!graph && !(g && g->borrowed >= 0)) return CUDA_ERROR_INVALID_VALUE;
   if (!g) return CUDA_ERROR_ILLEGAL_STATE;
   if (g->origin != s) return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
   while (!g->streams.empty()) leave_capture(g->streams.back());
@@ -209,11 +225,66 @@ CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph* graph) {
     std::lock_guard lock(d.mutex);
     d.captures.erase(std::remove(d.captures.begin(), d.captures.end(), g), d.captures.end());
   }
+  if (g->borrowed >= 0) {
+    const bool invalidated = g->invalidated;
+    if (invalidated) g->nodes.resize(static_cast<size_t>(g->borrowed));
+    g->borrowed = -1, g->invalidated = false;
+    if (graph) *graph = invalidated ? nullptr : g;
+    return invalidated ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
+  }
   *graph = g;
   if (!g->invalidated) return CUDA_SUCCESS;
   delete g;
   *graph = nullptr;
   return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+}
+
+// Capture into an existing graph, after `count` of its nodes (cuStreamBeginCaptureToGraph); the
+// edge data is accepted and followed as full dependencies, which every edge kind allows here
+// (work runs in order).
+CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream s, CUgraph graph, const CUgraphNode* dependencies,
+                                             const CUgraphEdgeData*, size_t count, CUstreamCaptureMode) {
+  if (CUresult r = ready()) return r;
+  if (reinterpret_cast<uintptr_t>(s) <= 2) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  if (!graph || (count && !dependencies)) return CUDA_ERROR_INVALID_VALUE;
+  if (s->capture) return CUDA_ERROR_ILLEGAL_STATE;
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  if (std::find(d.captures.begin(), d.captures.end(), graph) != d.captures.end())
+    return CUDA_ERROR_ILLEGAL_STATE;  // another capture records into it
+  std::vector<CUgraphNode_st*> tail;
+  for (size_t i = 0; i < count; ++i) {
+    if (std::none_of(graph->nodes.begin(), graph->nodes.end(), [&](const auto& n) { return n.get() == dependencies[i]; }))
+      return CUDA_ERROR_INVALID_VALUE;
+    tail.push_back(dependencies[i]);
+  }
+  s->capture = graph;
+  s->tail = std::move(tail);
+  graph->origin = s;
+  graph->streams = {s};
+  graph->borrowed = static_cast<long>(graph->nodes.size());
+  graph->invalidated = false;
+  d.captures.push_back(graph);
+  return CUDA_SUCCESS;
+}
+
+// The nodes the stream's next captured node depends on: set to, or joined by, `count` nodes of
+// the capture's graph (CU_STREAM_SET_CAPTURE_DEPENDENCIES, CU_STREAM_ADD_CAPTURE_DEPENDENCIES).
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode* dependencies, const CUgraphEdgeData*,
+                                                      size_t count, unsigned flags) {
+  if (CUresult r = ready()) return r;
+  CUgraph_st* g = capturing(s);
+  if (!g) return CUDA_ERROR_ILLEGAL_STATE;
+  if ((count && !dependencies) ||
+      (flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES && flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i)
+    if (std::none_of(g->nodes.begin(), g->nodes.end(), [&](const auto& n) { return n.get() == dependencies[i]; }))
+      return CUDA_ERROR_INVALID_VALUE;
+  if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES) s->tail.clear();
+  for (size_t i = 0; i < count; ++i)
+    if (std::find(s->tail.begin(), s->tail.end(), dependencies[i]) == s->tail.end()) s->tail.push_back(dependencies[i]);
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus* status) {
@@ -249,8 +320,10 @@ CUresult CUDAAPI cuGraphCreate(CUgraph* graph, unsigned flags) {
   return CUDA_SUCCESS;
 }
 
+// A conditional node's body belongs to the node ("CUDA-owned", CUDA_CONDITIONAL_NODE_PARAMS).
 CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
-  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  if (!graph || graph->owner) return CUDA_ERROR_INVALID_VALUE;
+  if (graph->instance) graph->instance->graph = nullptr;
   delete graph;
   return CUDA_SUCCESS;
 }
@@ -304,6 +377,7 @@ CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode* out, CUgraph graph, const
                                           size_t count, CUgraph child) {
   if (!child) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
+  if (has_conditionals(*child)) return CUDA_ERROR_NOT_SUPPORTED;  // "cannot be used in a child node"
   CUgraphNode_st node;
   node.type = CU_GRAPH_NODE_TYPE_GRAPH;
   for (const auto& n : child->nodes) node.child.push_back(*n);
@@ -359,18 +433,37 @@ CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long flags) {
-  if (!exec || !graph) return CUDA_ERROR_INVALID_VALUE;
+namespace {
+// A graph with conditional nodes has "only one instantiation ... at any point in time", and every
+// handle it made must serve a conditional node (CUgraphNodeType, CUgraphInstantiateResult).
+CUresult instantiate(CUgraphExec* exec, CUgraph graph, unsigned long long flags, CUgraphInstantiateResult* result) {
+  *result = CUDA_GRAPH_INSTANTIATE_ERROR;
+  if (!exec || !graph || graph->owner) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
-  *exec = new CUgraphExec_st;
-  copy_nodes(*graph, **exec);
-  (*exec)->auto_free = flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
+  const bool conditional = has_conditionals(*graph) || !graph->handles.empty();
+  if (conditional && graph->instance) return CUDA_ERROR_INVALID_VALUE;
+  auto made = std::make_unique<CUgraphExec_st>();
+  if (CUresult r = copy_nodes(*graph, *made)) {
+    *result = CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED;
+    return r;
+  }
+  made->auto_free = flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
+  if (conditional) made->graph = graph, graph->instance = made.get();
+  *exec = made.release();
+  *result = CUDA_GRAPH_INSTANTIATE_SUCCESS;
   return CUDA_SUCCESS;
+}
+}  // namespace
+
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long flags) {
+  CUgraphInstantiateResult result;
+  return instantiate(exec, graph, flags, &result);
 }
 
 CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS* p) {
-  const CUresult r = cuGraphInstantiateWithFlags(exec, graph, p ? p->flags : 0);
-  if (p) p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS : CUDA_GRAPH_INSTANTIATE_ERROR;
+  CUgraphInstantiateResult result;
+  const CUresult r = instantiate(exec, graph, p ? p->flags : 0, &result);
+  if (p) p->result_out = result, p->hErrNode_out = nullptr;
   return r;
 }
 
@@ -382,6 +475,7 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
   if (CUresult r = free_unfreed(exec->nodes, exec->auto_free)) return r;
+  assign_defaults(*exec);
   for (const CUgraphNode_st& n : exec->nodes)
     if (CUresult r = run_node(n)) return r;
   return CUDA_SUCCESS;
@@ -414,8 +508,13 @@ CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphEx
         return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, graph->nodes[i].get());
     if (now.type == CU_GRAPH_NODE_TYPE_KERNEL && now.function->module != was.function->module)
       return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED, graph->nodes[i].get());
+    if (now.type == CU_GRAPH_NODE_TYPE_CONDITIONAL && !same_conditional(now, was))
+      return refuse(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, graph->nodes[i].get());
   }
-  copy_nodes(*graph, *exec);
+  CUgraphExec_st updated;
+  updated.auto_free = exec->auto_free, updated.graph = exec->graph;
+  if (copy_nodes(*graph, updated)) return refuse(CU_GRAPH_EXEC_UPDATE_ERROR, nullptr);
+  *exec = std::move(updated);
   if (info) *info = {CU_GRAPH_EXEC_UPDATE_SUCCESS, nullptr, nullptr};
   return CUDA_SUCCESS;
 }
@@ -425,6 +524,7 @@ CUresult CUDAAPI cuGraphUpload(CUgraphExec exec, CUstream) { return exec ? ready
 
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
+  if (exec->graph) exec->graph->instance = nullptr;
   delete exec;
   return CUDA_SUCCESS;
 }
@@ -508,11 +608,12 @@ CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute
   return CUDA_SUCCESS;
 }
 
-// A deep copy of the graph's nodes and edges (cuGraphClone); a graph with memory nodes "cannot be
-// cloned" (cuGraphAddMemAllocNode).
+// A deep copy of the graph's nodes and edges (cuGraphClone); "Cloning is not supported for graphs
+// which contain memory allocation nodes, memory free nodes, or conditional nodes".
 CUresult CUDAAPI cuGraphClone(CUgraph* out, CUgraph original) {
   if (!out || !original) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
+  if (has_conditionals(*original)) return CUDA_ERROR_NOT_SUPPORTED;
   for (const auto& n : original->nodes)
     if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
       return CUDA_ERROR_NOT_SUPPORTED;
@@ -583,4 +684,64 @@ CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode sr
   return CUDA_SUCCESS;
 }
 
+// A node of any kind the driver has (cuGraphAddNode): nodeParams is a tagged union, its reserved
+// bytes zero; an edge's data may ask for no more than full completion's order, which every edge
+// gets here. A conditional node's bodies are returned in nodeParams->conditional.phGraph_out.
+CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies,
+                                   const CUgraphEdgeData* edges, size_t count, CUgraphNodeParams* p) {
+  if (CUresult r = ready()) return r;
+  if (!p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; edges && i < count; ++i)
+    if (edges[i].to_port || edges[i].type > CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC) return CUDA_ERROR_INVALID_VALUE;
+  switch (p->type) {
+  case CU_GRAPH_NODE_TYPE_KERNEL:
+    static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v3) == sizeof(CUDA_KERNEL_NODE_PARAMS));
+    return cuGraphAddKernelNode_v2(out, graph, dependencies, count, reinterpret_cast<CUDA_KERNEL_NODE_PARAMS*>(&p->kernel));
+  case CU_GRAPH_NODE_TYPE_MEMCPY:
+    if (p->memcpy.flags || p->memcpy.reserved) return CUDA_ERROR_INVALID_VALUE;
+    return cuGraphAddMemcpyNode(out, graph, dependencies, count, &p->memcpy.copyParams, p->memcpy.copyCtx);
+  case CU_GRAPH_NODE_TYPE_MEMSET: {
+    const CUDA_MEMSET_NODE_PARAMS set{p->memset.dst,         p->memset.pitch, p->memset.value,
+                                      p->memset.elementSize, p->memset.width, p->memset.height};
+    return cuGraphAddMemsetNode(out, graph, dependencies, count, &set, p->memset.ctx);
+  }
+  case CU_GRAPH_NODE_TYPE_HOST: {
+    const CUDA_HOST_NODE_PARAMS host{p->host.fn, p->host.userData};
+    return cuGraphAddHostNode(out, graph, dependencies, count, &host);
+  }
+  case CU_GRAPH_NODE_TYPE_GRAPH: return cuGraphAddChildGraphNode(out, graph, dependencies, count, p->graph.graph);
+  case CU_GRAPH_NODE_TYPE_EMPTY: return cuGraphAddEmptyNode(out, graph, dependencies, count);
+  case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    static_assert(sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v2) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS));
+    return cuGraphAddMemAllocNode(out, graph, dependencies, count, reinterpret_cast<CUDA_MEM_ALLOC_NODE_PARAMS*>(&p->alloc));
+  case CU_GRAPH_NODE_TYPE_MEM_FREE: return cuGraphAddMemFreeNode(out, graph, dependencies, count, p->free.dptr);
+  case CU_GRAPH_NODE_TYPE_CONDITIONAL: {
+    CUgraphNode_st node;
+    if (CUresult r = conditional_node(graph, p->conditional, node)) return r;
+    if (CUresult r = add(out, graph, dependencies, count, std::move(node))) return r;
+    own_bodies(*out, graph, p->conditional);
+    return CUDA_SUCCESS;
+  }
+  default: return CUDA_ERROR_NOT_SUPPORTED;  // event, external semaphore and memory-operation nodes
+  }
+}
+
+}  // extern "C"
+
+// The entry points before edge data (CUDA 12.3's), whose names cuda.h now maps to the _v2 ones.
+#undef cuGraphAddNode
+#undef cuStreamUpdateCaptureDependencies
+extern "C" {
+CUresult CUDAAPI cuGraphAddNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                CUgraphNodeParams* p);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode* dependencies, size_t count, unsigned flags);
+
+CUresult CUDAAPI cuGraphAddNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
+                                CUgraphNodeParams* p) {
+  return cuGraphAddNode_v2(out, graph, dependencies, nullptr, count, p);
+}
+
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode* dependencies, size_t count, unsigned flags) {
+  return cuStreamUpdateCaptureDependencies_v2(s, dependencies, nullptr, count, flags);
+}
 }  // extern "C"

@@ -1,5 +1,6 @@
 // CUDA graphs and stream capture: the driver's (cuStreamBeginCapture, cuGraph*), with a kernel
 // node's host stub turned into its function.
+#include <cstring>
 #include <utility>
 
 #include "runtime.h"
@@ -340,6 +341,121 @@ cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, c
   const CUDA_MEMCPY3D c = copy_1d(dst, src, bytes);
   return result(cuGraphExecMemcpyNodeSetParams(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraphNode>(node),
                                                &c, nullptr));
+}
+
+// Capture into an existing graph (a conditional node's body, say), and the capture's
+// dependencies: cudaGraphEdgeData is laid out as the driver's CUgraphEdgeData.
+static_assert(sizeof(cudaGraphEdgeData) == sizeof(CUgraphEdgeData));
+
+cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                                    const cudaGraphEdgeData* edges, size_t count,
+                                                    cudaStreamCaptureMode mode) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamBeginCaptureToGraph(reinterpret_cast<CUstream>(s), reinterpret_cast<CUgraph>(graph),
+                                            reinterpret_cast<const CUgraphNode*>(deps),
+                                            reinterpret_cast<const CUgraphEdgeData*>(edges), count,
+                                            static_cast<CUstreamCaptureMode>(mode)));
+}
+
+cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                                         const cudaGraphEdgeData* edges, size_t count,
+                                                         cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCaptureToGraph(s, graph, deps, edges, count, mode);
+}
+
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus* status, unsigned long long* id,
+                                               cudaGraph_t* graph, const cudaGraphNode_t** deps,
+                                               const cudaGraphEdgeData** edges, size_t* count) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamGetCaptureInfo_v3(reinterpret_cast<CUstream>(s), reinterpret_cast<CUstreamCaptureStatus*>(status),
+                                          reinterpret_cast<cuuint64_t*>(id), reinterpret_cast<CUgraph*>(graph), reinterpret_cast<const CUgraphNode**>(deps),
+                                          reinterpret_cast<const CUgraphEdgeData**>(edges), count));
+}
+
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, cudaStreamCaptureStatus* status, unsigned long long* id,
+                                                    cudaGraph_t* graph, const cudaGraphNode_t** deps,
+                                                    const cudaGraphEdgeData** edges, size_t* count) {
+  return cudaStreamGetCaptureInfo(s, status, id, graph, deps, edges, count);
+}
+
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t* deps,
+                                                          const cudaGraphEdgeData* edges, size_t count, unsigned flags) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuStreamUpdateCaptureDependencies_v2(reinterpret_cast<CUstream>(s), reinterpret_cast<CUgraphNode*>(deps),
+                                                     reinterpret_cast<const CUgraphEdgeData*>(edges), count, flags));
+}
+
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s, cudaGraphNode_t* deps,
+                                                               const cudaGraphEdgeData* edges, size_t count,
+                                                               unsigned flags) {
+  return cudaStreamUpdateCaptureDependencies(s, deps, edges, count, flags);
+}
+
+// Conditional nodes' handles (cudaGraphConditionalHandleCreate), in the current context.
+cudaError_t CUDARTAPI cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                                       unsigned default_value, unsigned flags) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  static_assert(cudaGraphCondAssignDefault == CU_GRAPH_COND_ASSIGN_DEFAULT);
+  CUcontext ctx = nullptr;
+  cuCtxGetCurrent(&ctx);
+  return result(cuGraphConditionalHandleCreate(reinterpret_cast<CUgraphConditionalHandle*>(handle),
+                                               reinterpret_cast<CUgraph>(graph), ctx, default_value, flags));
+}
+
+// A node of any kind (cudaGraphAddNode): the runtime's tagged union as the driver's, with a
+// kernel named by its host stub and a copy by cudaMemcpy3DParms; what the driver returns (an
+// allocation's address, a conditional node's body graphs) goes back into `p`.
+static_assert(int(cudaGraphNodeTypeConditional) == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+              int(cudaGraphCondTypeSwitch) == CU_GRAPH_COND_TYPE_SWITCH &&
+              sizeof(cudaKernelNodeParamsV2) == sizeof(cudaKernelNodeParams) &&
+              sizeof(cudaMemAllocNodeParamsV2) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v2));
+cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                       const cudaGraphEdgeData* edges, size_t count, cudaGraphNodeParams* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  if (p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) return fail(cudaErrorInvalidValue);
+  CUgraphNodeParams d{};
+  d.type = static_cast<CUgraphNodeType>(p->type);
+  switch (p->type) {
+  case cudaGraphNodeTypeKernel: {
+    CUDA_KERNEL_NODE_PARAMS k;
+    if (cudaError_t e = driver_params(reinterpret_cast<const cudaKernelNodeParams*>(&p->kernel), k); e != cudaSuccess)
+      return e;
+    std::memcpy(&d.kernel, &k, sizeof k);
+    break;
+  }
+  case cudaGraphNodeTypeMemcpy:
+    if (p->memcpy.flags || p->memcpy.reserved[0] || p->memcpy.reserved[1] || p->memcpy.reserved[2])
+      return fail(cudaErrorInvalidValue);
+    if (cudaError_t e = copy_of(&p->memcpy.copyParams, d.memcpy.copyParams); e != cudaSuccess) return e;
+    break;
+  case cudaGraphNodeTypeMemset:
+    d.memset = {reinterpret_cast<CUdeviceptr>(p->memset.dst), p->memset.pitch, p->memset.value, p->memset.elementSize,
+                p->memset.width, p->memset.height, nullptr};
+    break;
+  case cudaGraphNodeTypeHost: d.host = {p->host.fn, p->host.userData}; break;
+  case cudaGraphNodeTypeGraph:
+    d.graph = {reinterpret_cast<CUgraph>(p->graph.graph), static_cast<CUgraphChildGraphNodeOwnership>(p->graph.ownership)};
+    break;
+  case cudaGraphNodeTypeEmpty: break;
+  case cudaGraphNodeTypeMemAlloc: std::memcpy(&d.alloc, &p->alloc, sizeof d.alloc); break;
+  case cudaGraphNodeTypeMemFree: d.free.dptr = reinterpret_cast<CUdeviceptr>(p->free.dptr); break;
+  case cudaGraphNodeTypeConditional:
+    d.conditional.handle = p->conditional.handle;
+    d.conditional.type = static_cast<CUgraphConditionalNodeType>(p->conditional.type);
+    d.conditional.size = p->conditional.size;
+    cuCtxGetCurrent(&d.conditional.ctx);
+    break;
+  default: return fail(cudaErrorNotSupported);  // event and external semaphore nodes
+  }
+  const cudaError_t e = result(cuGraphAddNode_v2(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                                 reinterpret_cast<const CUgraphNode*>(deps),
+                                                 reinterpret_cast<const CUgraphEdgeData*>(edges), count, &d));
+  if (e != cudaSuccess) return e;
+  if (p->type == cudaGraphNodeTypeMemAlloc) p->alloc.dptr = reinterpret_cast<void*>(d.alloc.dptr);
+  if (p->type == cudaGraphNodeTypeConditional)
+    p->conditional.phGraph_out = reinterpret_cast<cudaGraph_t*>(d.conditional.phGraph_out);
+  return cudaSuccess;
 }
 
 }  // extern "C"

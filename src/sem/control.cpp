@@ -1,5 +1,6 @@
 // Control flow, PTX §9.7.12 (001_23fdd5978b24a3ed.txt): bra, brx.idx, call, ret, exit, and the
-// CUDA runtime's device-side vprintf, __assertfail, malloc and free, which PTX reaches through call.
+// CUDA runtime's device-side vprintf, __assertfail, malloc, free and cudaGraphSetConditional, which
+// PTX reaches through call.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include "exec/engine.h"
 #include "exec/warp.h"
 #include "sem/dispatch.h"
+#include "sem/graph_conditional.h"
 #include "program/registry.h"
 
 namespace ptxvm::sem {
@@ -163,6 +165,11 @@ void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
     if (a.kind == ArgKind::Imm && a.space == Space::Local) return w.load<uint64_t>(Space::Local, a.imm, lane);
     return w.get<uint64_t>(a, lane);
   };
+  auto arg32 = [&](size_t i) -> uint32_t {  // a .b32 parameter: its 4 bytes only
+    const Arg& a = s.params->elems.at(i);
+    if (a.kind == ArgKind::Imm && a.space == Space::Local) return w.load<uint32_t>(Space::Local, a.imm, lane);
+    return w.get<uint32_t>(a, lane);
+  };
   if (name == "vprintf") {
     std::string text = format_printf(w, read_string(w, arg(0), lane), arg(1), lane);
     {
@@ -191,6 +198,8 @@ void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
     }
     return;
   }
+  if (name == "cudaGraphSetConditional")  // CUDA graphs' conditional nodes (sem/graph_conditional.h)
+    return graph_set_conditional(w, arg(0), arg32(1), lane);
   if (name == "__assertfail") {
     std::string msg = read_string(w, arg(0), lane), file = read_string(w, arg(1), lane);
     uint32_t line = static_cast<uint32_t>(arg(2));
