@@ -15,6 +15,7 @@
 #include "front/const_eval.h"
 #include "front/printer.h"
 #include "isa/match.h"
+#include "lower/contraction.h"
 #include "lower/zeroed_slots.h"
 #include "program/registry.h"
 #include "program/unsupported.h"
@@ -109,6 +110,10 @@ public:
     prog_.reg_slots = next_slot_;
     prog_.pred_regs = next_pred_;
     if (diags_.has_errors()) return std::nullopt;
+    // A debug target (§11.2.2 `.target ..., debug`) is compiled without optimization: no contraction.
+    if (std::find(m.targets.begin(), m.targets.end(), "debug") == m.targets.end())
+      for (const Function& f : prog_.functions)
+        if (f.defined) contract(prog_, f, unrounded_);
     for (Function& f : prog_.functions)
       if (f.is_entry && f.defined) f.zeroed_slots = zeroed_slots(prog_, f);
     return std::move(prog_);
@@ -588,6 +593,9 @@ private:
       op.guard = s->slot + idx;
       op.guard_negated = in.guard->negated;
     }
+    // PTX §9.7.3.3: without a rounding modifier, the code generator may contract (contraction.h).
+    const int rnd = chosen->family->axis("rnd");
+    unrounded_.push_back(rnd >= 0 && !(chosen->written >> rnd & 1));
     prog_.ops.push_back(std::move(op));
   }
 
@@ -836,6 +844,7 @@ private:
   Program prog_;
   std::vector<std::unordered_map<std::string, Symbol>> scopes_;
   std::vector<PendingInit> inits_;
+  std::vector<bool> unrounded_;  // per op: written without a rounding modifier (contraction.h)
   std::unordered_map<const Declarator*, uint64_t> pending_const_;
   std::unordered_map<std::string, std::vector<std::string>> branch_targets_;
   // Every .shared variable, in declaration order: its size and alignment, the function that

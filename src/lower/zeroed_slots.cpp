@@ -28,13 +28,6 @@ bool writes_first(const Op& op) {
 // running it, which need not have written them (Op::cross_lane, set by its selector).
 bool reads_other_lanes(const Op& op, size_t arg) { return arg < 32 && ((op.cross_lane >> arg) & 1u); }
 
-// Calls f(slot) for every register slot in `a`.
-template <typename F>
-void slots_in(const Arg& a, F&& f) {
-  if (a.kind == ArgKind::Reg || (a.kind == ArgKind::Address && a.reg != kNoReg)) f(a.reg);
-  for (const Arg& e : a.elems) slots_in(e, f);
-}
-
 }  // namespace
 
 // The register slots of kernel `k` that a thread may read before writing them: a forward
@@ -67,7 +60,7 @@ std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots(const Program& p, const 
       const Op& op = p.ops[k.entry + i];
       std::copy_n(written.begin() + size_t{i} * words, words, out.begin());
       if (writes_first(op))
-        slots_in(op.args[0], [&](uint32_t d) {
+        program::for_each_slot(op.args[0], [&](uint32_t d) {
           if (mine(d)) out[(d - base) / 64] |= uint64_t{1} << ((d - base) % 64);
         });
       auto flow = [&](uint32_t to) {
@@ -96,7 +89,7 @@ std::vector<std::pair<uint32_t, uint32_t>> zeroed_slots(const Program& p, const 
       const uint64_t* w = written.data() + size_t{i} * words;
       for (size_t a = writes_first(op) && !reads_other_lanes(op, 0) ? 1 : 0; a < op.args.size(); ++a) {
         const bool any_lane = reads_other_lanes(op, a);
-        slots_in(op.args[a], [&](uint32_t slot) {
+        program::for_each_slot(op.args[a], [&](uint32_t slot) {
           if (!mine(slot) || any_lane) {
             if (slot < zero.size()) zero[slot] = true;
           } else if (!reached[i] || !(w[(slot - base) / 64] >> ((slot - base) % 64) & 1)) zero[slot] = true;

@@ -45,7 +45,24 @@ struct Arg {
   std::vector<Arg> elems;
 };
 
+// Calls f(slot) for every register slot that `a` names: a register, an address's base register,
+// and those of a vector's elements.
+template <typename F>
+void for_each_slot(const Arg& a, F&& f) {
+  if (a.kind == ArgKind::Reg || (a.kind == ArgKind::Address && a.reg != kNoReg)) f(a.reg);
+  for (const Arg& e : a.elems) for_each_slot(e, f);
+}
+
 struct Op;
+// What an add or sub is fused with: ptxas contracts a floating-point multiplication whose only use
+// is an add or sub in the same basic block into one fused multiply-add (lower/contraction.h).
+enum class Fused : uint8_t {
+  None,
+  Mul,        // a mul (§9.7.3.5, §9.7.4.3)
+  DivApprox,  // div.approx.f32, whose last step multiplies by the reciprocal (§9.7.3.8)
+  DivFull,    // div.full.f32, likewise
+};
+
 // A semantic body: runs `op` for the lanes of `mask` (guard already applied).
 using Handler = void (*)(exec::Warp& w, const Op& op, uint32_t mask);
 
@@ -76,6 +93,10 @@ struct Op {
   uint32_t source_file = 0, source_line = 0;  // the .loc before it (§11.5.3): .file index and line; 0: none
   uint64_t aux = 0;         // handler-specific, set by its selector
   uint64_t aux2 = 0;
+  // Not None: this add or sub computes one rounding of the product of the multiplication it is
+  // fused with and its other operand; args are then d, a, b, c with the multiplication's a and b,
+  // args[1] negated for c - a*b and args[3] negated for a*b - c (sem/fused.h).
+  Fused fused = Fused::None;
   std::string text;         // canonical PTX of the instruction, for reports
 };
 

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <optional>
 #include <span>
+#include <tuple>
+#include <utility>
 
 #include "exec/warp.h"
 #include "numeric/compare.h"
@@ -17,6 +19,7 @@
 #include "numeric/round.h"
 #include "numeric/sfu.h"
 #include "sem/dispatch.h"
+#include "sem/fused.h"
 #include "program/registry.h"
 
 namespace ptxvm::sem {
@@ -125,21 +128,54 @@ uint32_t fmul(uint32_t a, uint32_t b, bool ftz) {
 // div.approx and div.full .f32 (§9.7.3.8) as ptxas 13.0 compiles them for sm_90 (their SASS):
 // a * MUFU.RCP(b), with both operands first scaled by 1/4 when |b| > 2^126 (.full) and by 2^24
 // when |b| < 2^-126 (without .ftz), the scaling and the product rounding to nearest even.
+// div_operands gives the last multiply's operands: a, scaled, and the reciprocal.
+template <bool kFull>
+std::pair<uint32_t, uint32_t> div_operands(uint32_t a, uint32_t b, bool ftz) {
+  const float mag = std::fabs(std::bit_cast<float>(b));  // compared as FSETP does: NaN fails
+  if (kFull && mag > 0x1p126f) {
+    a = fmul(a, 0x3e800000u, ftz);  // 0.25
+    b = fmul(b, 0x3e800000u, ftz);
+  }
+  if (!ftz && !(mag >= 0x1p-126f)) {
+    a = fmul(a, 0x4b800000u, false);  // 2^24
+    b = fmul(b, 0x4b800000u, false);
+  }
+  return {a, mufu(Fn::Rcp, b)};
+}
+
 template <bool kFull>
 void div_approx(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & numeric::kFtz;
   for_lanes(mask, [&](int l) {
-    uint32_t a = w.get<uint32_t>(op.args[1], l), b = w.get<uint32_t>(op.args[2], l);
-    const float mag = std::fabs(std::bit_cast<float>(b));  // compared as FSETP does: NaN fails
-    if (kFull && mag > 0x1p126f) {
-      a = fmul(a, 0x3e800000u, ftz);  // 0.25
-      b = fmul(b, 0x3e800000u, ftz);
+    const auto [a, rcp] = div_operands<kFull>(w.get<uint32_t>(op.args[1], l), w.get<uint32_t>(op.args[2], l), ftz);
+    w.set<uint32_t>(op.args[0], l, fmul(rcp, a, ftz));
+  });
+}
+
+// An add or sub fused with the multiplication that produced its operand (sem/fused.h): args
+// d, a, b, c; P names the multiplication. Elements: 2 for the packed half types.
+template <const Format& F, int Elements, program::Fused P>
+void fused(Warp& w, const Op& op, uint32_t mask) {
+  constexpr unsigned kBits = F.width();
+  constexpr uint64_t kMask = kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
+  uint64_t neg_ab = 0, neg_c = 0;  // sign bits to flip: the product's (through a) and c's
+  for (int e = 0; e < Elements; ++e) {
+    if (op.args[1].negated) neg_ab |= F.sign_bit() << (e * kBits);
+    if (op.args[3].negated) neg_c |= F.sign_bit() << (e * kBits);
+  }
+  const bool ftz = op.aux & numeric::kFtz;
+  for_lanes(mask, [&](int l) {
+    uint64_t a = w.get<uint64_t>(op.args[1], l), b = w.get<uint64_t>(op.args[2], l);
+    const uint64_t c = w.get<uint64_t>(op.args[3], l) ^ neg_c;
+    if constexpr (P != program::Fused::Mul)
+      std::tie(a, b) = div_operands<P == program::Fused::DivFull>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), ftz);
+    a ^= neg_ab;
+    uint64_t d = 0;
+    for (int e = 0; e < Elements; ++e) {
+      const unsigned s = e * kBits;
+      d |= numeric::arith(F, ArithOp::Fma, a >> s & kMask, b >> s & kMask, c >> s & kMask, op.aux) << s;
     }
-    if (!ftz && !(mag >= 0x1p-126f)) {
-      a = fmul(a, 0x4b800000u, false);  // 2^24
-      b = fmul(b, 0x4b800000u, false);
-    }
-    w.set<uint32_t>(op.args[0], l, fmul(mufu(Fn::Rcp, b), a, ftz));
+    w.set<uint64_t>(op.args[0], l, d);
   });
 }
 
@@ -305,6 +341,7 @@ bool select_arith(const isa::Bound& b, Op& op, std::string& why) {
   const auto r = round_of(axis(b, "rnd"));
   if (!r) return unsupported(why, "rounding " + axis(b, "rnd"));
   op.aux = static_cast<uint64_t>(*r) | flag_bits(b);
+  if (op.fused != program::Fused::None) return select_fused(axis(b, "type"), op, why);
   return pick_exact<K>(axis(b, "type"), op, why);
 }
 
@@ -396,6 +433,23 @@ bool fixed(const isa::Bound&, Op& op, std::string&) {
 }
 
 }  // namespace
+
+bool select_fused(const std::string& type, Op& op, std::string& why) {
+  using program::Fused;
+  using numeric::kBF16;
+  using numeric::kF16;
+  if (op.fused != Fused::Mul) {  // div.approx/div.full, .f32 only (lower/contraction.cpp)
+    op.fn = op.fused == Fused::DivFull ? &fused<kF32, 1, Fused::DivFull> : &fused<kF32, 1, Fused::DivApprox>;
+    return true;
+  }
+  if (type == ".f32") op.fn = &fused<kF32, 1, Fused::Mul>;
+  else if (type == ".f64") op.fn = &fused<kF64, 1, Fused::Mul>;
+  else if (type == ".f16") op.fn = &fused<kF16, 1, Fused::Mul>;
+  else if (type == ".f16x2") op.fn = &fused<kF16, 2, Fused::Mul>;
+  else if (type == ".bf16") op.fn = &fused<kBF16, 1, Fused::Mul>;
+  else if (type == ".bf16x2") op.fn = &fused<kBF16, 2, Fused::Mul>;
+  return op.fn || unsupported(why, "fused multiply-add of " + type);
+}
 
 const program::Registration registered([](program::Registry& r) {
   r["add §9.7.3.3"] = select_arith<ArithOp::Add>;

@@ -15,6 +15,7 @@
 #include "numeric/modifiers.h"
 #include "numeric/sfu.h"
 #include "sem/dispatch.h"
+#include "sem/fused.h"
 #include "program/registry.h"
 
 namespace ptxvm::sem {
@@ -185,6 +186,7 @@ template <template <const Format&, int> class H>
 bool pick(const isa::Bound& b, Op& op, std::string& why) {
   const std::string t = axis(b, "type");
   op.aux = flag_bits(b);  // rounding: .rn, the only (and default) mode, is numeric::Round::RN = 0
+  if (op.fused != program::Fused::None) return select_fused(t, op, why);  // add, sub (sem/fused.h)
   op.fn = by_half_type<H>(t);
   return op.fn || unsupported(why, t);
 }

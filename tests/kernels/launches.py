@@ -323,6 +323,51 @@ def all_launches():
     r = Rng(7004)
     n = 700
     L.append(triton("int_hash", [3], [("in", "x", r.u32(n)), ("out", "out", z(n, np.uint32)), ("s32", n)]))
+    # Which mul/add pairs ptxas fuses (ptx/hand_contraction.ptx, src/lower/contraction.h): c nearly
+    # cancels a*b (within 2^-20 relative, or within 1.5 for a quarter of them), so that each result
+    # shows whether the product was rounded first; f16 and bf16 pairs likewise; flag picks a branch.
+    r = Rng(9101)
+    n = 4096
+    a = (r.f64(n, 0.5, 4) * np.where(r.u32(n) & 1, 1.0, -1.0)).astype(np.float32)
+    b = r.f64(n, 0.5, 4).astype(np.float32)
+    c = (-(a.astype(np.float64) * b) * (1 + r.f64(n, -2.0**-20, 2.0**-20))).astype(np.float32)
+    c[: n // 4] = (-(a[: n // 4].astype(np.float64) * b[: n // 4]) + r.f64(n // 4, -1.5, 1.5)).astype(np.float32)
+    d = r.f64(n, 0.5, 4).astype(np.float32)
+    wide = np.stack([r.f64(n, 0.5, 4), r.f64(n, 0.5, 4)], 1)
+    pairs = np.concatenate([np.stack([a, b, c, np.zeros(n, np.float32)], 1).view(np.uint32),
+                            wide.view(np.uint32)], 1).reshape(-1)
+    L.append(Launch("hand_contraction_pairs", "hand_contraction.ptx", "contract_pairs", [n // 256], [256],
+                    [("in", "in", pairs), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
+    ha, hb = r.f64(n, 0.5, 4).astype(np.float16), r.f64(n, 0.5, 4).astype(np.float16)
+    hc = (-(ha.astype(np.float64) * hb) * (1 + r.f64(n, -2e-3, 2e-3))).astype(np.float16)
+    bf16 = lambda x: (np.asarray(x, np.float32).view(np.uint32) >> 16).astype(np.uint32)
+    ba, bb = bf16(r.f64(n, 0.5, 4)), bf16(r.f64(n, 0.5, 4))
+    bc = bf16(-((ba << 16).view(np.float32).astype(np.float64) * (bb << 16).view(np.float32)) * (1 + r.f64(n, -2e-2, 2e-2)))
+    halves = np.stack([ha.view(np.uint16) | ba << 16, hb.view(np.uint16) | bb << 16, hc.view(np.uint16) | bc << 16,
+                       r.u32(n) & 1], 1).astype(np.uint32)
+    rules = np.concatenate([np.stack([a, b, c, d], 1).view(np.uint32), halves], 1).reshape(-1)
+    L.append(Launch("hand_contraction_rules", "hand_contraction.ptx", "contract_rules", [n // 256], [256],
+                    [("in", "in", rules), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
+    # Layer norm as Triton's tutorial 05 computes it (triton/layer_norm.py), f16 rows of 3000
+    # (chunks of 1024 masked at the end), values of the tutorial's ranges; row 5 is constant, so
+    # its variance is 0 and rstd = 1/sqrt(eps).
+    r = Rng(7005)
+    rows, cols, programs = 48, 3000, 12
+    x = r.f32(rows * cols, -4.0, 1.5).astype(np.float16)
+    x[5 * cols:6 * cols] = np.float16(-1.25)
+    w, b = r.f32(cols, 0.0, 1.0).astype(np.float16), r.f32(cols, 0.0, 1.0).astype(np.float16)
+    L.append(triton("layer_norm90_fwd", [rows], [
+        ("in", "x", x), ("out", "y", z(rows * cols, np.float16)), ("in", "w", w), ("in", "b", b),
+        ("out", "mean", z(rows, np.float32)), ("out", "rstd", z(rows, np.float32)), ("s32", cols), ("f32", 1e-5)]))
+    dy = r.f32(rows * cols, -0.3, 0.3).astype(np.float16)
+    mean, rstd = r.f32(rows, -2.0, 0.0), r.f32(rows, 0.5, 4.0)
+    L.append(triton("layer_norm90_bwd_dx", [programs], [
+        ("out", "dx", z(rows * cols, np.float16)), ("in", "dy", dy), ("in", "x", x), ("in", "w", w),
+        ("in", "mean", mean), ("in", "rstd", rstd), ("out", "dw_part", z(programs * cols, np.float32)),
+        ("out", "db_part", z(programs * cols, np.float32)), ("s32", rows), ("s32", cols)]))
+    L.append(triton("layer_norm90_bwd_dwdb", [(cols + 127) // 128], [
+        ("in", "dw_part", r.f32(programs * cols, -3.0, 3.0)), ("in", "db_part", r.f32(programs * cols, -3.0, 3.0)),
+        ("out", "dw", z(cols, np.float16)), ("out", "db", z(cols, np.float16)), ("s32", programs), ("s32", cols)]))
 
     # --- bulk asynchronous copies (cuda/bulk_copy.cu): a bulk load on a barrier, a bulk store ---
     bc = "bulk_copy.sm_90.ptx"

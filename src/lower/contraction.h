@@ -1,0 +1,24 @@
+// Floating-point contraction as ptxas does it. "mul/add sequences with no rounding modifiers may be
+// optimized to use fused-multiply-add instructions on the target device" (PTX §9.7.3.3-5,
+// §9.7.4.1-3): the ISA leaves the choice to the code generator, so a GPU's bits depend on it.
+// ptxas 13.0 for sm_90 fuses (tests/kernels/ptx/hand_contraction.ptx, recorded on an H200):
+// - a mul, div.approx.f32 or div.full.f32 (whose last step multiplies by MUFU.RCP) whose result
+//   is read once, by an add or sub in the same basic block;
+// - of .f32, .f64, .f16, .f16x2, .bf16 or .bf16x2, the mul and the add written without a rounding
+//   modifier, both with .ftz or neither, the mul without .sat (the add's .sat carries over);
+// - a guarded add too; when both operands of the add qualify, the first.
+// It does not fuse a product read twice, an add after a branch, a mul.rn or add.rn.
+#pragma once
+
+#include <vector>
+
+#include "program/program.h"
+
+namespace ptxvm::lower {
+
+// Fuses the pairs of function `f`: each such add or sub becomes a Fused op (program::Op::fused)
+// re-selected by its family's selector. `unrounded[i]`: op i was written without a rounding
+// modifier (lower.cpp). The multiplication stays; its result is read by nothing else.
+void contract(program::Program& p, const program::Function& f, const std::vector<bool>& unrounded);
+
+}  // namespace ptxvm::lower
