@@ -55,12 +55,6 @@ bool compatible(const Op& mul, const Op& add) {
          value(mul, "type") == value(add, "type") && value(mul, "ftz") == value(add, "ftz");
 }
 
-bool writes(const Op& op, uint32_t slot) {  // args[0] is the destination (conservatively: any slot in it)
-  bool found = false;
-  if (!op.args.empty()) program::for_each_slot(op.args[0], [&](uint32_t s) { found |= s == slot; });
-  return found;
-}
-
 bool source(const Arg& a) { return (a.kind == ArgKind::Reg && a.component == 0) || a.kind == ArgKind::Imm; }
 
 }  // namespace
@@ -83,29 +77,35 @@ void contract(program::Program& p, const program::Function& f, const std::vector
       for (const Arg& e : a.elems) target(e);
     }
   }
+  // One pass: the last op of the current block that wrote each slot, for the producer of an add's
+  // operand and whether the multiplication's sources changed since.
+  std::unordered_map<uint32_t, uint32_t> written;
+  uint32_t block = begin;
+  auto written_since = [&](uint32_t slot, uint32_t after) {
+    const auto w = written.find(slot);
+    return w != written.end() && w->second >= block && w->second > after;
+  };
   for (uint32_t c = begin; c < end; ++c) {
+    if (starts[c - begin]) block = c;
     Op& add = p.ops[c];
-    if (!consumer(add, unrounded[c]) || add.args.size() != 3) continue;
-    uint32_t block = c;
-    while (!starts[block - begin]) --block;
-    for (int k = 1; k <= 2; ++k) {
+    for (int k = 1; k <= 2 && consumer(add, unrounded[c]) && add.args.size() == 3; ++k) {
       const Arg& x = add.args[k];
       if (x.kind != ArgKind::Reg || x.component != 0 || mentions[x.reg] != 2) continue;
       const uint32_t product = x.reg;
-      uint32_t m = c;
-      while (m > block && !writes(p.ops[m - 1], product)) --m;
-      if (m == block) continue;
-      const Op& mul = p.ops[--m];
+      const auto w = written.find(product);
+      if (w == written.end() || w->second < block) continue;
+      const uint32_t m = w->second;
+      const Op& mul = p.ops[m];
       const Fused kind = producer(mul, unrounded[m]);
       if (kind == Fused::None || !compatible(mul, add) || mul.args.size() != 3 || mul.args[0].kind != ArgKind::Reg ||
           mul.args[0].reg != product || mul.args[0].component != 0 || !source(mul.args[1]) || !source(mul.args[2]) ||
           (mul.guard != kNoReg && (mul.guard != add.guard || mul.guard_negated != add.guard_negated)))
         continue;
-      bool moved = false;  // a source of the multiplication written before the add reads it
-      for (uint32_t i = m + 1; i < c && !moved; ++i)
-        for (int s = 1; s <= 2; ++s)
-          moved |= mul.args[s].kind == ArgKind::Reg && writes(p.ops[i], mul.args[s].reg);
-      if (moved) continue;
+      // A source of the multiplication written again before the add: ptxas (on SSA values) still
+      // fuses; here the add would read the new value, so the pair stays unfused.
+      if ((mul.args[1].kind == ArgKind::Reg && written_since(mul.args[1].reg, m)) ||
+          (mul.args[2].kind == ArgKind::Reg && written_since(mul.args[2].reg, m)))
+        continue;
       Op fused = add;
       Arg a = mul.args[1], other = add.args[3 - k];
       const bool sub = add.family->mnemonic == "sub";
@@ -118,11 +118,12 @@ void contract(program::Program& p, const program::Function& f, const std::vector
       if (select && select(bound(add), fused, why)) {
         add = std::move(fused);
         for (int s = 1; s <= 2; ++s)  // the add reads the multiplication's sources now, not its result
-          program::for_each_slot(mul.args[s], [&](uint32_t slot) { ++mentions[slot]; });
+          program::for_each_slot(add.args[s], [&](uint32_t slot) { ++mentions[slot]; });
         --mentions[product];
         break;
       }
     }
+    if (!add.args.empty()) program::for_each_slot(add.args[0], [&](uint32_t s) { written[s] = c; });
   }
 }
 
