@@ -8,6 +8,8 @@
 //   modifier, both with .ftz or neither, the mul without .sat (the add's .sat carries over);
 // - a guarded add too; when both operands of the add qualify, the first.
 // It does not fuse a product read twice, an add after a branch, a mul.rn or add.rn.
+// Not followed here (none of the 416 corpus modules has them): ptxas also fuses through a mov or
+// neg of the product, and, on SSA values, when a source of the mul is written again before the add.
 #pragma once
 
 #include <vector>
