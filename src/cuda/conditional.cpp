@@ -29,13 +29,44 @@ ConditionalHandle::~ConditionalHandle() {
 
 namespace {
 
-// The handle `id` made for `graph` or a graph enclosing it ("associated with a conditional node
-// in this graph or one of its children", cuGraphConditionalHandleCreate), or null.
-ConditionalHandle* find_handle(const CUgraph_st* graph, CUgraphConditionalHandle id) {
+// The graph, `graph` or one enclosing it, that made the handle `id` ("associated with a
+// conditional node in this graph or one of its children", cuGraphConditionalHandleCreate), or null.
+const CUgraph_st* handle_maker(const CUgraph_st* graph, CUgraphConditionalHandle id) {
   for (; graph; graph = graph->parent)
     for (const auto& h : graph->handles)
-      if (h->address == id) return h.get();
+      if (h->address == id) return graph;
   return nullptr;
+}
+
+// Whether a conditional node of `graph` or of its bodies, at any depth, uses the handle `id`.
+bool serves(const CUgraph_st& graph, CUgraphConditionalHandle id) {
+  for (const auto& n : graph.nodes)
+    if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+      if (n->conditional.handle == id) return true;
+      for (const auto& body : n->bodies)
+        if (serves(*body, id)) return true;
+    }
+  return false;
+}
+
+// The node kinds a body takes, "recursively to child graphs and conditional bodies"
+// (CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out).
+bool body_kinds(const CUgraph_st& graph) {
+  for (const auto& n : graph.nodes) switch (n->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+    case CU_GRAPH_NODE_TYPE_MEMCPY: break;
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+      if (n->embedded && !body_kinds(*n->embedded)) return false;
+      break;
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+      for (const auto& body : n->bodies)
+        if (!body_kinds(*body)) return false;
+      break;
+    default: return false;
+    }
+  return true;
 }
 
 // The handles of `graph` and of its conditional nodes' bodies, and those its nodes use.
@@ -74,7 +105,9 @@ bool same_nodes(const CUgraph_st& a, const std::vector<CUgraphNode_st>& b) {
 }  // namespace
 
 // "Allowed values are 1 for CU_GRAPH_COND_TYPE_WHILE, 1 or 2 for CU_GRAPH_COND_TYPE_IF, or any
-// value greater than zero for CU_GRAPH_COND_TYPE_SWITCH" (CUDA_CONDITIONAL_NODE_PARAMS::size).
+// value greater than zero for CU_GRAPH_COND_TYPE_SWITCH" (CUDA_CONDITIONAL_NODE_PARAMS::size). A
+// handle serves a single conditional node (Programming Guide, "Conditional Handles"): another node
+// may take it only once the node that had it is destroyed, as on an H200.
 CUresult conditional_node(CUgraph graph, const CUDA_CONDITIONAL_NODE_PARAMS& p, CUgraphNode_st& node) {
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
   switch (p.type) {
@@ -89,7 +122,8 @@ CUresult conditional_node(CUgraph graph, const CUDA_CONDITIONAL_NODE_PARAMS& p, 
     break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
-  if (!find_handle(graph, p.handle)) return CUDA_ERROR_INVALID_VALUE;
+  const CUgraph_st* maker = handle_maker(graph, p.handle);
+  if (!maker || serves(*maker, p.handle)) return CUDA_ERROR_INVALID_VALUE;
   node.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
   node.conditional = p;
   node.conditional.phGraph_out = nullptr;
@@ -107,17 +141,12 @@ void own_bodies(CUgraphNode node, CUgraph graph, CUDA_CONDITIONAL_NODE_PARAMS& p
   p.phGraph_out = node->body_graphs.data();
 }
 
-bool allowed_in(const CUgraph_st& graph, CUgraphNodeType type) {
-  if (!graph.owner) return true;
-  switch (type) {
-  case CU_GRAPH_NODE_TYPE_KERNEL:
-  case CU_GRAPH_NODE_TYPE_EMPTY:
-  case CU_GRAPH_NODE_TYPE_GRAPH:
-  case CU_GRAPH_NODE_TYPE_MEMSET:
-  case CU_GRAPH_NODE_TYPE_MEMCPY:
-  case CU_GRAPH_NODE_TYPE_CONDITIONAL: return true;
-  default: return false;
-  }
+bool bodies_allowed(const CUgraph_st& graph) {
+  for (const auto& n : graph.nodes)
+    if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+      for (const auto& body : n->bodies)
+        if (!body_kinds(*body)) return false;
+  return true;
 }
 
 bool has_conditionals(const CUgraph_st& graph) {

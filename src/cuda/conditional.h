@@ -26,9 +26,10 @@ struct ConditionalHandle {
 // bodies to it and returns them in p.phGraph_out.
 CUresult conditional_node(CUgraph graph, const CUDA_CONDITIONAL_NODE_PARAMS& p, CUgraphNode_st& node);
 void own_bodies(CUgraphNode node, CUgraph graph, CUDA_CONDITIONAL_NODE_PARAMS& p);
-// Whether a node of `type` may be added to `graph`: a body graph takes only kernel, empty,
-// child graph, memset, memcpy and conditional nodes (CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out).
-bool allowed_in(const CUgraph_st& graph, CUgraphNodeType type);
+// Whether the bodies of `graph`'s conditional nodes hold only kernel, empty, child graph, memset,
+// memcpy and conditional nodes, recursively (CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out). Other
+// kinds may be added to a body, or captured into one; the instantiation fails (as on an H200).
+bool bodies_allowed(const CUgraph_st& graph);
 // Whether `graph` holds conditional nodes (it cannot be cloned or be a child graph then).
 bool has_conditionals(const CUgraph_st& graph);
 // Instantiation: every conditional node of the executable graph gets copies of its bodies' nodes

@@ -101,7 +101,11 @@ struct CUgraphNode_st {
   CUDA_MEMCPY3D copy{};           // a copy
   CUDA_MEMSET_NODE_PARAMS set{};  // a memset
   CUDA_HOST_NODE_PARAMS host{};   // a host function
-  std::vector<CUgraphNode_st> child;  // a child graph: copies of its nodes
+  // a child graph: the node's own graph (cuGraphChildGraphNodeGetGraph), and in an executable
+  // graph copies of its nodes in the order they run
+  std::shared_ptr<CUgraph_st> embedded;
+  std::vector<CUgraphNode_st> child;
+  CUevent event = nullptr;                      // an event record or wait node's event
   CUDA_MEM_ALLOC_NODE_PARAMS alloc{};           // a memory allocation (accessDescs: into access)
   std::vector<CUmemAccessDesc> access;
   std::shared_ptr<GraphMemory> memory;          // its memory
@@ -113,12 +117,14 @@ struct CUgraphNode_st {
   std::vector<CUgraph_st*> body_graphs;
   std::vector<std::vector<CUgraphNode_st>> branches;
   std::vector<CUgraphNode_st*> dependencies;
+  std::vector<CUgraphEdgeData> edge_data;  // per dependency; zeroed (a full dependency) past its end
+  CUgraph_st* graph = nullptr;             // the graph it belongs to
   std::vector<void*> arg_pointers;  // cuGraphKernelNodeGetParams's kernelParams, into args
   std::map<int, CUkernelNodeAttrValue> attributes;  // cuGraphKernelNodeSetAttribute's
 };
 
-// A graph: its nodes in the order they were added, which follows their dependencies (a node
-// names only nodes added before it).
+// A graph: its nodes in the order they were added (cuGraphAddDependencies may make a node depend
+// on a later one; an executable graph runs them in an order that follows every dependency).
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
   bool invalidated = false;             // a capture that met an operation it cannot hold
@@ -130,6 +136,7 @@ struct CUgraph_st {
   // body this graph is, and the one executable graph a graph with conditional nodes may have.
   std::vector<std::shared_ptr<ptxvm::cuda::ConditionalHandle>> handles;
   CUgraphNode_st* owner = nullptr;
+  CUgraphNode_st* embedder = nullptr;  // the child graph node this graph is the graph of
   CUgraph_st* parent = nullptr;
   CUgraphExec_st* instance = nullptr;
 };
@@ -138,6 +145,7 @@ struct CUgraph_st {
 struct CUgraphExec_st {
   std::vector<CUgraphNode_st> nodes;
   std::vector<CUgraphNode> from;
+  std::vector<size_t> order;  // the nodes' indices in the order they run (dependencies first)
   bool auto_free = false;  // CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
   // conditional nodes: the handles (set to their defaults at each launch), and the graph
   std::vector<std::shared_ptr<ptxvm::cuda::ConditionalHandle>> handles;
@@ -225,6 +233,9 @@ CUgraphNode record(CUstream stream, CUgraphNode_st node);
 // already).
 CUgraphNode_st alloc_node(size_t bytes, const CUmemPoolProps& props);
 CUresult free_node(CUgraph_st* graph, CUdeviceptr address, CUgraphNode_st& node);
+// The indices of `graph`'s nodes in an order that follows every dependency (the order they were
+// added where it does; graph_topology.cpp); false when the dependencies make a cycle.
+bool run_order(const CUgraph_st& graph, std::vector<size_t>& order);
 // A stream waiting on an event recorded in a capture joins the capture (cuStreamWaitEvent).
 void join_capture(CUstream stream, CUevent event);
 // A stream destroyed leaves the capture it is part of.

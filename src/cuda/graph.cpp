@@ -19,8 +19,8 @@ CUgraph_st* capturing(CUstream stream) {
 
 CUgraphNode record(CUstream stream, CUgraphNode_st node) {
   CUgraph_st* graph = stream->capture;
-  if (!allowed_in(*graph, node.type)) graph->invalidated = true;  // a conditional body's limits
   node.dependencies = stream->tail;
+  node.graph = graph;
   graph->nodes.push_back(std::make_unique<CUgraphNode_st>(std::move(node)));
   stream->tail = {graph->nodes.back().get()};
   return graph->nodes.back().get();
@@ -120,6 +120,10 @@ CUresult run_node(const CUgraphNode_st& n) {
     }
     return CUDA_SUCCESS;
   case CU_GRAPH_NODE_TYPE_HOST: n.host.fn(n.host.userData); return CUDA_SUCCESS;
+  // "Each launch of the graph will record event" (cuGraphAddEventRecordNode); the work it waits
+  // for has run by then, so a wait node waits for nothing (cuGraphAddEventWaitNode).
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return cuEventRecord(n.event, nullptr);
+  case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return CUDA_SUCCESS;
   case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return make_live(n.memory);
   case CU_GRAPH_NODE_TYPE_MEM_FREE: return release(n.freed);
   case CU_GRAPH_NODE_TYPE_GRAPH:
@@ -137,11 +141,53 @@ CUresult run_node(const CUgraphNode_st& n) {
   }
 }
 
-// The executable graph's nodes become copies of the graph's (conditional nodes' bodies too).
+// An executable graph's child graph nodes (in its nodes and, recursively, in child graphs' and
+// conditional bodies' copies) take copies of their graphs' nodes, in an order that follows their
+// dependencies; CUDA_ERROR_INVALID_VALUE when a child graph's dependencies make a cycle.
+CUresult expand_children(std::vector<CUgraphNode_st>& nodes) {
+  for (CUgraphNode_st& n : nodes) {
+    if (n.type == CU_GRAPH_NODE_TYPE_GRAPH && n.embedded) {
+      std::vector<size_t> order;
+      if (!run_order(*n.embedded, order)) return CUDA_ERROR_INVALID_VALUE;
+      n.child.clear();
+      for (size_t i : order) n.child.push_back(*n.embedded->nodes[i]);
+      n.embedded.reset();  // the graph's, which may change or go after instantiation
+    }
+    if (CUresult r = expand_children(n.child)) return r;
+    for (auto& body : n.branches)
+      if (CUresult r = expand_children(body)) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+// The executable graph's nodes become copies of the graph's (conditional nodes' bodies and child
+// graphs too), with the order they run in.
 CUresult copy_nodes(const CUgraph_st& graph, CUgraphExec_st& exec) {
-  exec.nodes.clear(), exec.from.clear();
+  exec.nodes.clear(), exec.from.clear(), exec.order.clear();
+  if (!run_order(graph, exec.order)) return CUDA_ERROR_INVALID_VALUE;
   for (const auto& n : graph.nodes) exec.nodes.push_back(*n), exec.from.push_back(n.get());
-  return instantiate_conditionals(graph, exec);
+  if (CUresult r = instantiate_conditionals(graph, exec)) return r;
+  return expand_children(exec.nodes);
+}
+
+// A deep copy of `graph`'s nodes and edges into `into` (cuGraphClone; the clone
+// cuGraphAddChildGraphNode embeds): child graph nodes get copies of their graphs likewise.
+void clone_graph(const CUgraph_st& graph, CUgraph_st& into) {
+  for (const auto& n : graph.nodes) {
+    into.nodes.push_back(std::make_unique<CUgraphNode_st>(*n));
+    into.clones[n.get()] = into.nodes.back().get();
+  }
+  for (auto& n : into.nodes) {
+    n->arg_pointers.clear();
+    n->graph = &into;
+    for (CUgraphNode& dep : n->dependencies) dep = into.clones[dep];
+    if (n->type == CU_GRAPH_NODE_TYPE_GRAPH && n->embedded) {
+      auto copy = std::make_shared<CUgraph_st>();
+      clone_graph(*n->embedded, *copy);
+      copy->embedder = n.get();
+      n->embedded = std::move(copy);
+    }
+  }
 }
 
 // A kernel node's launch and arguments from the driver's description.
@@ -155,10 +201,15 @@ CUresult kernel_node(const CUDA_KERNEL_NODE_PARAMS* p, CUgraphNode_st& node) {
   return arguments(node.function, p->kernelParams, p->extra, node.args);
 }
 
-// Adds `node` to `graph` after `count` nodes of it.
+// Adds `node` to `graph` after `count` nodes of it. A child graph node's graph takes no
+// "allocation and free nodes" (cuGraphChildGraphNodeGetGraph) and, as a graph with them cannot
+// be a child graph (cuGraphAddChildGraphNode), no conditional nodes.
 CUresult add(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count, CUgraphNode_st node) {
   if (!out || !graph || (count && !dependencies)) return CUDA_ERROR_INVALID_VALUE;
-  if (!allowed_in(*graph, node.type)) return CUDA_ERROR_NOT_SUPPORTED;  // in a conditional's body
+  if (graph->embedder && (node.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || node.type == CU_GRAPH_NODE_TYPE_MEM_FREE))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (graph->embedder && node.type == CU_GRAPH_NODE_TYPE_CONDITIONAL) return CUDA_ERROR_NOT_SUPPORTED;
+  node.graph = graph;
   for (size_t i = 0; i < count; ++i) {
     bool known = false;
     for (const auto& n : graph->nodes) known |= n.get() == dependencies[i];
@@ -321,8 +372,10 @@ CUresult CUDAAPI cuGraphCreate(CUgraph* graph, unsigned flags) {
 }
 
 // A conditional node's body belongs to the node ("CUDA-owned", CUDA_CONDITIONAL_NODE_PARAMS).
+// So does a child graph node's ("the node retains ownership of the graph",
+// cuGraphChildGraphNodeGetGraph).
 CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
-  if (!graph || graph->owner) return CUDA_ERROR_INVALID_VALUE;
+  if (!graph || graph->owner || graph->embedder) return CUDA_ERROR_INVALID_VALUE;
   if (graph->instance) graph->instance->graph = nullptr;
   delete graph;
   return CUDA_SUCCESS;
@@ -380,8 +433,12 @@ CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode* out, CUgraph graph, const
   if (has_conditionals(*child)) return CUDA_ERROR_NOT_SUPPORTED;  // "cannot be used in a child node"
   CUgraphNode_st node;
   node.type = CU_GRAPH_NODE_TYPE_GRAPH;
-  for (const auto& n : child->nodes) node.child.push_back(*n);
-  return add(out, graph, dependencies, count, std::move(node));
+  node.embedded = std::make_shared<CUgraph_st>();  // "The child graph is cloned in this call."
+  clone_graph(*child, *node.embedded);
+  node.embedded->clones.clear();
+  if (CUresult r = add(out, graph, dependencies, count, std::move(node))) return r;
+  (*out)->embedded->embedder = *out;
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count,
@@ -419,6 +476,79 @@ CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode* out, CUgraph graph, const CUgr
   return add(out, graph, dependencies, count, CUgraphNode_st{});
 }
 
+// Event record and wait nodes (cuGraphAddEventRecordNode, cuGraphAddEventWaitNode): the event
+// is kept, recorded at each run of a record node; their events read and changed, in the graph or
+// in an executable graph's copy of the node.
+namespace {
+CUresult add_event_node(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, size_t count, CUevent event,
+                        CUgraphNodeType type) {
+  if (!event) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = ready()) return r;
+  CUgraphNode_st node;
+  node.type = type;
+  node.event = event;
+  return add(out, graph, dependencies, count, std::move(node));
+}
+
+CUresult get_event(CUgraphNode node, CUevent* event, CUgraphNodeType type) {
+  if (!node || !event || node->type != type) return CUDA_ERROR_INVALID_VALUE;
+  *event = node->event;
+  return CUDA_SUCCESS;
+}
+
+CUresult set_event(CUgraphNode node, CUevent event, CUgraphNodeType type) {
+  if (!node || node->type != type) return CUDA_ERROR_INVALID_VALUE;
+  if (!event) return CUDA_ERROR_INVALID_HANDLE;
+  node->event = event;
+  return CUDA_SUCCESS;
+}
+
+CUresult exec_set_event(CUgraphExec exec, CUgraphNode node, CUevent event, CUgraphNodeType type) {
+  if (!exec || !node) return CUDA_ERROR_INVALID_VALUE;
+  if (!event) return CUDA_ERROR_INVALID_HANDLE;
+  for (size_t i = 0; i < exec->from.size(); ++i)
+    if (exec->from[i] == node && exec->nodes[i].type == type) {
+      exec->nodes[i].event = event;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+}  // namespace
+
+CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies,
+                                           size_t count, CUevent event) {
+  return add_event_node(out, graph, dependencies, count, event, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+}
+
+CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies,
+                                         size_t count, CUevent event) {
+  return add_event_node(out, graph, dependencies, count, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+}
+
+CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode node, CUevent* event) {
+  return get_event(node, event, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+}
+
+CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode node, CUevent* event) {
+  return get_event(node, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+}
+
+CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode node, CUevent event) {
+  return set_event(node, event, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+}
+
+CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode node, CUevent event) {
+  return set_event(node, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+}
+
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  return exec_set_event(exec, node, event, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+}
+
+CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  return exec_set_event(exec, node, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+}
+
 CUresult CUDAAPI cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {
   if (!graph || !count) return CUDA_ERROR_INVALID_VALUE;
   if (nodes)
@@ -434,15 +564,26 @@ CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
 }
 
 namespace {
-// A graph with conditional nodes has "only one instantiation ... at any point in time", and every
-// handle it made must serve a conditional node (CUgraphNodeType, CUgraphInstantiateResult).
+// A graph with conditional nodes has "only one instantiation ... at any point in time" (a second is
+// NOT_SUPPORTED, as on an H200), its bodies hold only the node kinds CUDA_CONDITIONAL_NODE_PARAMS
+// allows, and every handle it made must serve a conditional node (CUgraphNodeType,
+// CUgraphInstantiateResult).
 CUresult instantiate(CUgraphExec* exec, CUgraph graph, unsigned long long flags, CUgraphInstantiateResult* result) {
   *result = CUDA_GRAPH_INSTANTIATE_ERROR;
   if (!exec || !graph || graph->owner) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   const bool conditional = has_conditionals(*graph) || !graph->handles.empty();
-  if (conditional && graph->instance) return CUDA_ERROR_INVALID_VALUE;
+  if (conditional && graph->instance) return CUDA_ERROR_NOT_SUPPORTED;
+  if (!bodies_allowed(*graph)) {
+    *result = CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   auto made = std::make_unique<CUgraphExec_st>();
+  std::vector<size_t> order;
+  if (!run_order(*graph, order)) {  // "invalid structure, such as cycles" (CUgraphInstantiateResult)
+    *result = CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   if (CUresult r = copy_nodes(*graph, *made)) {
     *result = CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED;
     return r;
@@ -476,8 +617,12 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   }
   if (CUresult r = free_unfreed(exec->nodes, exec->auto_free)) return r;
   assign_defaults(*exec);
-  for (const CUgraphNode_st& n : exec->nodes)
-    if (CUresult r = run_node(n)) return r;
+  // A graph launch is asynchronous, as cuLaunchKernel is: cuGraphLaunch "may also return error
+  // codes from previous, asynchronous launches" (cuda.h), not the graph's own. A kernel node's fault
+  // (run() made it the context's sticky error) stops the graph, and the calls after the launch
+  // (cuStreamSynchronize, cuCtxSynchronize, ...) return it; the launch itself succeeds.
+  for (size_t i : exec->order)
+    if (CUresult r = run_node(exec->nodes[i])) return r == driver().sticky ? CUDA_SUCCESS : r;
   return CUDA_SUCCESS;
 }
 
@@ -618,14 +763,7 @@ CUresult CUDAAPI cuGraphClone(CUgraph* out, CUgraph original) {
     if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
       return CUDA_ERROR_NOT_SUPPORTED;
   auto* g = new CUgraph_st;
-  for (const auto& n : original->nodes) {
-    g->nodes.push_back(std::make_unique<CUgraphNode_st>(*n));
-    g->clones[n.get()] = g->nodes.back().get();
-  }
-  for (auto& n : g->nodes) {
-    n->arg_pointers.clear();
-    for (CUgraphNode& dep : n->dependencies) dep = g->clones[dep];
-  }
+  clone_graph(*original, *g);
   *out = g;
   return CUDA_SUCCESS;
 }
@@ -686,9 +824,10 @@ CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode sr
 
 // A node of any kind the driver has (cuGraphAddNode): nodeParams is a tagged union, its reserved
 // bytes zero; an edge's data may ask for no more than full completion's order, which every edge
-// gets here. A conditional node's bodies are returned in nodeParams->conditional.phGraph_out.
-CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies,
-                                   const CUgraphEdgeData* edges, size_t count, CUgraphNodeParams* p) {
+// gets here (the data is kept for cuGraphGetEdges). A conditional node's bodies are returned in
+// nodeParams->conditional.phGraph_out.
+static CUresult add_node(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, const CUgraphEdgeData* edges,
+                         size_t count, CUgraphNodeParams* p) {
   if (CUresult r = ready()) return r;
   if (!p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; edges && i < count; ++i)
@@ -722,8 +861,18 @@ CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* out, CUgraph graph, const CUgrap
     own_bodies(*out, graph, p->conditional);
     return CUDA_SUCCESS;
   }
-  default: return CUDA_ERROR_NOT_SUPPORTED;  // event, external semaphore and memory-operation nodes
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    return cuGraphAddEventRecordNode(out, graph, dependencies, count, p->eventRecord.event);
+  case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return cuGraphAddEventWaitNode(out, graph, dependencies, count, p->eventWait.event);
+  default: return CUDA_ERROR_NOT_SUPPORTED;  // external semaphore and memory-operation nodes
   }
+}
+
+CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies,
+                                   const CUgraphEdgeData* edges, size_t count, CUgraphNodeParams* p) {
+  const CUresult r = add_node(out, graph, dependencies, edges, count, p);
+  if (r == CUDA_SUCCESS && edges) (*out)->edge_data.assign(edges, edges + count);
+  return r;
 }
 
 }  // extern "C"

@@ -155,6 +155,53 @@ cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t g
                                     reinterpret_cast<const CUgraphNode*>(deps), count));
 }
 
+// Event record and wait nodes: the driver's (cuGraphAddEventRecordNode, cuGraphAddEventWaitNode).
+cudaError_t CUDARTAPI cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                                  size_t count, cudaEvent_t event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphAddEventRecordNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                          reinterpret_cast<const CUgraphNode*>(deps), count, reinterpret_cast<CUevent>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddEventWaitNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                                                size_t count, cudaEvent_t event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphAddEventWaitNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                        reinterpret_cast<const CUgraphNode*>(deps), count, reinterpret_cast<CUevent>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphEventRecordNodeGetEvent(reinterpret_cast<CUgraphNode>(node), reinterpret_cast<CUevent*>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphEventWaitNodeGetEvent(reinterpret_cast<CUgraphNode>(node), reinterpret_cast<CUevent*>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphEventRecordNodeSetEvent(reinterpret_cast<CUgraphNode>(node), reinterpret_cast<CUevent>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphEventWaitNodeSetEvent(reinterpret_cast<CUgraphNode>(node), reinterpret_cast<CUevent>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node, cudaEvent_t event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphExecEventRecordNodeSetEvent(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraphNode>(node),
+                                                   reinterpret_cast<CUevent>(event)));
+}
+
+cudaError_t CUDARTAPI cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t exec, cudaGraphNode_t node, cudaEvent_t event) {
+  if (cudaError_t e = ready(); e != cudaSuccess) return e;
+  return result(cuGraphExecEventWaitNodeSetEvent(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUgraphNode>(node),
+                                                 reinterpret_cast<CUevent>(event)));
+}
+
 cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
   if (cudaError_t e = ready(); e != cudaSuccess) return e;
   return result(cuGraphGetNodes(reinterpret_cast<CUgraph>(graph), reinterpret_cast<CUgraphNode*>(nodes), count));
@@ -406,6 +453,8 @@ cudaError_t CUDARTAPI cudaGraphConditionalHandleCreate(cudaGraphConditionalHandl
 // kernel named by its host stub and a copy by cudaMemcpy3DParms; what the driver returns (an
 // allocation's address, a conditional node's body graphs) goes back into `p`.
 static_assert(int(cudaGraphNodeTypeConditional) == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+              int(cudaGraphNodeTypeEventRecord) == CU_GRAPH_NODE_TYPE_EVENT_RECORD &&
+              int(cudaGraphNodeTypeWaitEvent) == CU_GRAPH_NODE_TYPE_WAIT_EVENT &&
               int(cudaGraphCondTypeSwitch) == CU_GRAPH_COND_TYPE_SWITCH &&
               sizeof(cudaKernelNodeParamsV2) == sizeof(cudaKernelNodeParams) &&
               sizeof(cudaMemAllocNodeParamsV2) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v2));
@@ -446,7 +495,9 @@ cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph,
     d.conditional.size = p->conditional.size;
     cuCtxGetCurrent(&d.conditional.ctx);
     break;
-  default: return fail(cudaErrorNotSupported);  // event and external semaphore nodes
+  case cudaGraphNodeTypeEventRecord: d.eventRecord.event = reinterpret_cast<CUevent>(p->eventRecord.event); break;
+  case cudaGraphNodeTypeWaitEvent: d.eventWait.event = reinterpret_cast<CUevent>(p->eventWait.event); break;
+  default: return fail(cudaErrorNotSupported);  // external semaphore nodes
   }
   const cudaError_t e = result(cuGraphAddNode_v2(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
                                                  reinterpret_cast<const CUgraphNode*>(deps),

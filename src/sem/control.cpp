@@ -160,7 +160,10 @@ void put_argument(Warp& w, const Arg& a, uint32_t offset, uint32_t size, int lan
 }
 
 void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
-  auto arg = [&](size_t i) -> uint64_t {
+  // Each parameter read with its declared size: vprintf(.b64 format, .b64 args), malloc(.b64
+  // size), free(.b64 pointer) and the .b64 ones of __assertfail through `arg`, the .b32 ones
+  // through `arg32` (a wider read would run past the parameter, which memcheck reports).
+  auto arg = [&](size_t i) -> uint64_t {  // a .b64 parameter
     const Arg& a = s.params->elems.at(i);
     if (a.kind == ArgKind::Imm && a.space == Space::Local) return w.load<uint64_t>(Space::Local, a.imm, lane);
     return w.get<uint64_t>(a, lane);
@@ -200,9 +203,11 @@ void builtin(Warp& w, const std::string& name, const CallShape& s, int lane) {
   }
   if (name == "cudaGraphSetConditional")  // CUDA graphs' conditional nodes (sem/graph_conditional.h)
     return graph_set_conditional(w, arg(0), arg32(1), lane);
+  // __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, .param .b64 function,
+  // .param .b64 charSize), as nvcc declares it: `line` is 4 bytes, read as such (charSize unused).
   if (name == "__assertfail") {
     std::string msg = read_string(w, arg(0), lane), file = read_string(w, arg(1), lane);
-    uint32_t line = static_cast<uint32_t>(arg(2));
+    const uint32_t line = arg32(2);
     std::string func = read_string(w, arg(3), lane);
     w.fault_lane = lane;
     throw GuestFault{GuestFault::Kind::Assert, Space::Generic, 0, 0,

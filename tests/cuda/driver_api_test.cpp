@@ -409,7 +409,8 @@ TEST_F(Driver, GraphMemoryNodes) {
   EXPECT_EQ(reserved, reserved_before);
 
   // A kernel that reads graph memory after its free node faults, as on a GPU (in a child process:
-  // the fault is sticky).
+  // the fault is sticky). The launch is asynchronous: it succeeds, and the fault is what the
+  // calls after it return.
   auto use_after_free = [&] {
     CUgraph bad;
     CUgraphNode x, y, z;
@@ -420,7 +421,9 @@ TEST_F(Driver, GraphMemoryNodes) {
     cuGraphAddKernelNode(&z, bad, &y, 1, &kp);
     CUgraphExec e;
     cuGraphInstantiate(&e, bad, 0);
-    std::_Exit(cuGraphLaunch(e, nullptr) == CUDA_ERROR_ILLEGAL_ADDRESS ? 0 : 1);
+    if (cuGraphLaunch(e, nullptr) != CUDA_SUCCESS) std::_Exit(1);
+    if (cuStreamSynchronize(nullptr) != CUDA_ERROR_ILLEGAL_ADDRESS) std::_Exit(2);
+    std::_Exit(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS ? 0 : 3);
   };
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child runs the test again, from its start
   EXPECT_EXIT(use_after_free(), ::testing::ExitedWithCode(0), "");

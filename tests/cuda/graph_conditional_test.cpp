@@ -134,7 +134,8 @@ TEST_F(Conditional, WhileLoopEndsFromTheDevice) {
 }
 
 // CUDA_CONDITIONAL_NODE_PARAMS: sizes 1 (WHILE), 1 or 2 (IF), any above 0 (SWITCH); a handle of
-// this graph or one enclosing it; cuGraphConditionalHandleCreate's flags 0 or ASSIGN_DEFAULT.
+// this graph or one enclosing it, serving a single conditional node; cuGraphConditionalHandleCreate's
+// flags 0 or ASSIGN_DEFAULT.
 TEST_F(Conditional, ParametersAreChecked) {
   CUgraph g, other;
   ASSERT_EQ(cuGraphCreate(&g, 0), CUDA_SUCCESS);
@@ -156,8 +157,18 @@ TEST_F(Conditional, ParametersAreChecked) {
   // a body's own handle serves nodes inside it, not the graph around it
   ASSERT_EQ(cuGraphConditionalHandleCreate(&nested, bodies[4], ctx, 0, 0), CUDA_SUCCESS);
   EXPECT_EQ(add_conditional(&node, g, nested, CU_GRAPH_COND_TYPE_IF, 1), CUDA_ERROR_INVALID_VALUE);
+  // a handle serves a single conditional node, here or in a body; the graph's second one serves
+  // a node in the body
+  EXPECT_EQ(add_conditional(&node, g, h, CU_GRAPH_COND_TYPE_IF, 1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(add_conditional(&node, bodies[4], h, CU_GRAPH_COND_TYPE_IF, 1), CUDA_ERROR_INVALID_VALUE);
+  CUgraphConditionalHandle outer;
+  ASSERT_EQ(cuGraphConditionalHandleCreate(&outer, g, ctx, 0, 0), CUDA_SUCCESS);
   CUgraphNode inner;
-  EXPECT_EQ(add_conditional(&inner, bodies[4], h, CU_GRAPH_COND_TYPE_IF, 1), CUDA_SUCCESS);
+  EXPECT_EQ(add_conditional(&inner, bodies[4], outer, CU_GRAPH_COND_TYPE_IF, 1), CUDA_SUCCESS);
+  EXPECT_EQ(add_conditional(&node, g, outer, CU_GRAPH_COND_TYPE_IF, 1), CUDA_ERROR_INVALID_VALUE);
+  // once its node is destroyed, another may take it (as on an H200)
+  ASSERT_EQ(cuGraphDestroyNode(inner), CUDA_SUCCESS);
+  EXPECT_EQ(add_conditional(&inner, bodies[4], outer, CU_GRAPH_COND_TYPE_IF, 1), CUDA_SUCCESS);
   // a handle no conditional node uses fails the instantiation
   CUgraphExec exec;
   CUDA_GRAPH_INSTANTIATE_PARAMS ip{};
@@ -165,9 +176,10 @@ TEST_F(Conditional, ParametersAreChecked) {
   EXPECT_EQ(ip.result_out, CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED);
   EXPECT_EQ(add_conditional(&inner, bodies[4], nested, CU_GRAPH_COND_TYPE_WHILE, 1), CUDA_SUCCESS);
   ASSERT_EQ(cuGraphInstantiateWithParams(&exec, g, &ip), CUDA_SUCCESS);
-  // one executable graph at a time; no clone; no child graph node of it
+  // one executable graph at a time (a second is NOT_SUPPORTED on an H200); no clone; no child
+  // graph node of it
   CUgraphExec second;
-  EXPECT_EQ(cuGraphInstantiate(&second, g, 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuGraphInstantiate(&second, g, 0), CUDA_ERROR_NOT_SUPPORTED);
   CUgraph clone;
   EXPECT_EQ(cuGraphClone(&clone, g), CUDA_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(cuGraphAddChildGraphNode(&node, other, nullptr, 0, g), CUDA_ERROR_NOT_SUPPORTED);
@@ -182,33 +194,66 @@ TEST_F(Conditional, ParametersAreChecked) {
 static void host_fn(void*) {}
 
 // A body takes kernel, empty, child graph, memset, memcpy and conditional nodes only, added or
-// captured (cuStreamBeginCaptureToGraph, which may follow given nodes of the body).
+// captured (cuStreamBeginCaptureToGraph, which may follow given nodes of the body). Other kinds go
+// in, added or captured, and fail the instantiation, as on an H200.
 TEST_F(Conditional, BodiesHoldDeviceWorkOnly) {
   CUgraph g, body;
   ASSERT_EQ(cuGraphCreate(&g, 0), CUDA_SUCCESS);
   CUgraphConditionalHandle h;
   ASSERT_EQ(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT), CUDA_SUCCESS);
-  CUgraphNode node, first;
+  CUgraphNode node, first, other_kind;
   ASSERT_EQ(add_conditional(&node, g, h, CU_GRAPH_COND_TYPE_IF, 1, &body), CUDA_SUCCESS);
   const CUDA_HOST_NODE_PARAMS host{host_fn, nullptr};
-  EXPECT_EQ(cuGraphAddHostNode(&node, body, nullptr, 0, &host), CUDA_ERROR_NOT_SUPPORTED);
   CUDA_MEM_ALLOC_NODE_PARAMS alloc{};
   alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   alloc.poolProps.location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
   alloc.bytesize = 256;
-  EXPECT_EQ(cuGraphAddMemAllocNode(&node, body, nullptr, 0, &alloc), CUDA_ERROR_NOT_SUPPORTED);
+  CUgraphExec exec;
+  CUDA_GRAPH_INSTANTIATE_PARAMS ip{};
+  for (int kind = 0; kind < 2; ++kind) {
+    CUgraph g2, body2;
+    ASSERT_EQ(cuGraphCreate(&g2, 0), CUDA_SUCCESS);
+    CUgraphConditionalHandle h2;
+    ASSERT_EQ(cuGraphConditionalHandleCreate(&h2, g2, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT), CUDA_SUCCESS);
+    CUgraphNode if2;
+    ASSERT_EQ(add_conditional(&if2, g2, h2, CU_GRAPH_COND_TYPE_IF, 1, &body2), CUDA_SUCCESS);
+    ASSERT_EQ(kind ? cuGraphAddMemAllocNode(&other_kind, body2, nullptr, 0, &alloc)
+                   : cuGraphAddHostNode(&other_kind, body2, nullptr, 0, &host),
+              CUDA_SUCCESS);
+    EXPECT_EQ(cuGraphInstantiateWithParams(&exec, g2, &ip), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ip.result_out, CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED);
+    EXPECT_EQ(cuGraphDestroy(g2), CUDA_SUCCESS);
+  }
+  // in a child graph within a body too
+  CUgraph child;
+  ASSERT_EQ(cuGraphCreate(&child, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphAddHostNode(&other_kind, child, nullptr, 0, &host), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphAddChildGraphNode(&other_kind, body, nullptr, 0, child), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphInstantiate(&exec, g, 0), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuGraphDestroyNode(other_kind), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphDestroy(child), CUDA_SUCCESS);
   ASSERT_EQ(cuGraphAddEmptyNode(&first, body, nullptr, 0), CUDA_SUCCESS);
 
   CUstream s;
   ASSERT_EQ(cuStreamCreate(&s, 0), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamEndCapture(s, nullptr), CUDA_ERROR_INVALID_VALUE);
-  // a host function invalidates the capture into a body, and what it added goes
+  // a host function is captured into a body, and fails the instantiation
+  ASSERT_EQ(cuStreamBeginCaptureToGraph(s, body, &first, nullptr, 1, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+  ASSERT_EQ(cuLaunchHostFunc(s, host_fn, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamEndCapture(s, nullptr), CUDA_SUCCESS);
+  size_t n = 0;
+  ASSERT_EQ(cuGraphGetNodes(body, nullptr, &n), CUDA_SUCCESS);
+  ASSERT_EQ(n, 2u);
+  EXPECT_EQ(cuGraphInstantiate(&exec, g, 0), CUDA_ERROR_INVALID_VALUE);
+  CUgraphNode listed[2];
+  ASSERT_EQ(cuGraphGetNodes(body, listed, &n), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphDestroyNode(listed[0] == first ? listed[1] : listed[0]), CUDA_SUCCESS);
+  // an invalidated capture into a body (a capturing stream synchronised) drops what it added
   ASSERT_EQ(cuStreamBeginCaptureToGraph(s, body, &first, nullptr, 1, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
   void* args[] = {&counter};
   ASSERT_EQ(cuLaunchKernel(bump, 1, 1, 1, 1, 1, 1, 0, s, args, nullptr), CUDA_SUCCESS);
-  ASSERT_EQ(cuLaunchHostFunc(s, host_fn, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(s), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
   EXPECT_EQ(cuStreamEndCapture(s, nullptr), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
-  size_t n = 0;
   ASSERT_EQ(cuGraphGetNodes(body, nullptr, &n), CUDA_SUCCESS);
   EXPECT_EQ(n, 1u);
   // two kernels after the empty node, the second also after the first (ADD)
@@ -233,7 +278,6 @@ TEST_F(Conditional, BodiesHoldDeviceWorkOnly) {
   ASSERT_EQ(cuGraphGetNodes(body, nodes, &n), CUDA_SUCCESS);
   ASSERT_EQ(n, 3u);
 
-  CUgraphExec exec;
   ASSERT_EQ(cuGraphInstantiate(&exec, g, 0), CUDA_SUCCESS);
   ASSERT_EQ(cuMemsetD32(counter, 0, 1), CUDA_SUCCESS);
   ASSERT_EQ(cuGraphLaunch(exec, s), CUDA_SUCCESS);

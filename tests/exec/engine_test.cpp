@@ -382,6 +382,28 @@ TEST(Faults, DeviceAssert) {
   EXPECT_NE(r.error.find("device assertion failed: a.cu:42: x>0: Assertion `x>0` failed."), std::string::npos) << r.error;
 }
 
+// __assertfail's `line` is a .b32 parameter: read as 4 bytes, memcheck finds no access past it
+// (an 8-byte read of it ran into the padding before `fn`).
+TEST(Faults, DeviceAssertReadsEachParameterWithItsSize) {
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".extern .func __assertfail(.param .b64 m, .param .b64 f, .param .b32 l, .param .b64 fn, .param .b64 c);\n"
+         ".global .align 1 .b8 msg[2] = {120, 0};\n"
+         ".visible .entry k()\n{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, msg;\ncvta.global.u64 %rd2, %rd1;\n"
+         "{\n.param .b64 a;\n.param .b64 b;\n.param .b32 c;\n.param .b64 d;\n.param .b64 e;\n"
+         "st.param.b64 [a], %rd2;\nst.param.b64 [b], %rd2;\nst.param.b32 [c], 7;\nst.param.b64 [d], %rd2;\n"
+         "st.param.b64 [e], 1;\ncall.uni __assertfail, (a, b, c, d, e);\n}\nret;\n}\n");
+  LaunchConfig c;
+  c.grid = {1};
+  c.block = {1};
+  c.checks.memcheck = true;
+  LaunchResult r = h.module->launch("k", c, {});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("x:7: x: Assertion `x` failed."), std::string::npos) << r.error;
+  for (const CheckReport& report : r.reports) ADD_FAILURE() << report.render("test.ptx");
+  EXPECT_EQ(r.error.find("past the end"), std::string::npos) << r.error;
+}
+
 TEST(Faults, RunawayLoopHitsTheStepLimit) {
   Harness h;
   h.load(kernel_ptx("L:\nbra L;"));

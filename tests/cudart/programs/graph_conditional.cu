@@ -2,13 +2,21 @@
 // WHILE, SWITCH, a WHILE nested in an IF, handles reset to their default at each launch
 // (cudaGraphCondAssignDefault), a body filled by stream capture (cudaStreamBeginCaptureToGraph), a
 // conditional node added to a capture, and what the API refuses. (Without cudaGraphCondAssignDefault
-// a handle's value at a launch's start is undefined, so nothing here relies on it.)
+// a handle's value at a launch's start is undefined, so nothing here relies on it.) A handle serves
+// a single conditional node (the Programming Guide's "Conditional Handles"), so two nodes that
+// decide on one value have a handle each, both set by the same kernel.
 #include <cuda_runtime.h>
 
 #include "check.h"
 
 // Sets the handle to *value (one thread).
 __global__ void set_from(const int* value, cudaGraphConditionalHandle h) { cudaGraphSetConditional(h, *value); }
+
+// Sets both handles to *value (one thread).
+__global__ void set_both(const int* value, cudaGraphConditionalHandle a, cudaGraphConditionalHandle b) {
+  cudaGraphSetConditional(a, *value);
+  cudaGraphSetConditional(b, *value);
+}
 
 // Adds `amount` to log[slot].
 __global__ void add_to(int* log, int slot, int amount) { log[slot] += amount; }
@@ -67,14 +75,15 @@ void read(int* host, const int* device, int n) {
 }
 
 // A -> IF [ log[0] += 1 | log[1] += 1 ] (ELSE when `with_else`) -> SWITCH over 3 bodies, each
-// adding to its own slot, on the same value.
+// adding to its own slot, on the same value (A sets the IF's handle and the SWITCH's).
 void if_else_switch(int* value, int* log, bool with_else) {
   cudaGraph_t g;
   CHECK(cudaGraphCreate(&g, 0));
-  cudaGraphConditionalHandle h;
+  cudaGraphConditionalHandle h, hs;
   CHECK(cudaGraphConditionalHandleCreate(&h, g));
-  void* set_args[] = {&value, &h};
-  cudaGraphNode_t a = add_kernel(g, nullptr, 0, (void*)set_from, set_args);
+  CHECK(cudaGraphConditionalHandleCreate(&hs, g));
+  void* set_args[] = {&value, &h, &hs};
+  cudaGraphNode_t a = add_kernel(g, nullptr, 0, (void*)set_both, set_args);
   cudaGraph_t bodies[3];
   cudaGraphNode_t b = add_conditional(g, &a, 1, h, cudaGraphCondTypeIf, with_else ? 2 : 1, bodies);
   int slot0 = 0, slot1 = 1, one = 1;
@@ -83,7 +92,7 @@ void if_else_switch(int* value, int* log, bool with_else) {
   add_kernel(bodies[0], nullptr, 0, (void*)add_to, args0);
   if (with_else) add_kernel(bodies[1], nullptr, 0, (void*)add_to, args1);
   cudaGraph_t cases[3];
-  add_conditional(g, &b, 1, h, cudaGraphCondTypeSwitch, 3, cases);
+  add_conditional(g, &b, 1, hs, cudaGraphCondTypeSwitch, 3, cases);
   int slots[3] = {2, 3, 4};
   int ten = 10;
   void* case_args[3][3] = {{&log, &slots[0], &ten}, {&log, &slots[1], &ten}, {&log, &slots[2], &ten}};
@@ -201,7 +210,8 @@ void captured_while(int* counter, int* steps, int* log) {
 
 static void host_fn(void*) {}
 
-// What the API forbids (cuda.h's CUDA_CONDITIONAL_NODE_PARAMS and CU_GRAPH_NODE_TYPE_CONDITIONAL).
+// What the API forbids (cuda.h's CUDA_CONDITIONAL_NODE_PARAMS and CU_GRAPH_NODE_TYPE_CONDITIONAL, the
+// Programming Guide's one node per handle).
 void refusals() {
   cudaGraph_t g, other;
   CHECK(cudaGraphCreate(&g, 0));
@@ -216,6 +226,8 @@ void refusals() {
   EXPECT(try_conditional(other, h, cudaGraphCondTypeIf, 1) != cudaSuccess);  // another graph's handle
   cudaGraph_t body;
   add_conditional(g, nullptr, 0, h, cudaGraphCondTypeIf, 1, &body);
+  EXPECT(try_conditional(g, h, cudaGraphCondTypeSwitch, 2) != cudaSuccess);  // a handle serves one node
+  EXPECT(try_conditional(body, h, cudaGraphCondTypeIf, 1) != cudaSuccess);   // in a body too
   cudaGraphNode_t node;
   cudaGraph_t clone;
   EXPECT(cudaGraphClone(&clone, g) != cudaSuccess);  // graphs with conditional nodes
