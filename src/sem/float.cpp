@@ -152,6 +152,10 @@ void div_approx(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
+// add, sub, mul, fma .rn.f32 without modifiers: numeric::arith's own fast case (the host's IEEE
+// binary32 arithmetic, a NaN result being sm_90's canonical NaN), run over whole warps.
+uint64_t nan_canonical(float r) { return std::isnan(r) ? kF32.nan_bits : uint64_t{std::bit_cast<uint32_t>(r)}; }
+
 // An add or sub fused with the multiplication that produced its operand (sem/fused.h): args
 // d, a, b, c; P names the multiplication. Elements: 2 for the packed half types.
 template <const Format& F, int Elements, program::Fused P>
@@ -162,6 +166,14 @@ void fused(Warp& w, const Op& op, uint32_t mask) {
   for (int e = 0; e < Elements; ++e) {
     if (op.args[1].negated) neg_ab |= F.sign_bit() << (e * kBits);
     if (op.args[3].negated) neg_c |= F.sign_bit() << (e * kBits);
+  }
+  if constexpr (&F == &kF32 && Elements == 1 && P == program::Fused::Mul) {
+    if (op.aux == static_cast<uint64_t>(numeric::Round::RN)) {  // no .ftz/.sat: the host's fma
+      const float sa = neg_ab ? -1.0f : 1.0f, sc = neg_c ? -1.0f : 1.0f;
+      return w.lanewise<float>(mask, op.args[0], [=](float x, float y, float z) {
+        return nan_canonical(std::fma(sa * x, y, sc * z));
+      }, op.args[1], op.args[2], op.args[3]);
+    }
   }
   const bool ftz = op.aux & numeric::kFtz;
   for_lanes(mask, [&](int l) {
@@ -290,10 +302,6 @@ uint64_t flag_bits(const isa::Bound& b) {
   return (b.value("ftz") ? numeric::kFtz : 0) | (b.value("sat") ? numeric::kSat : 0) |
          (b.value("nan") ? numeric::kNan : 0) | (b.value("xorsign") ? numeric::kXorsignAbs : 0);
 }
-
-// add, sub, mul, fma .rn.f32 without modifiers: numeric::arith's own fast case (the host's IEEE
-// binary32 arithmetic, a NaN result being sm_90's canonical NaN), run over whole warps.
-uint64_t nan_canonical(float r) { return std::isnan(r) ? kF32.nan_bits : uint64_t{std::bit_cast<uint32_t>(r)}; }
 
 // fma of 32 lanes into d. Where the processor has FMA instructions (x86-64-v3) a clone that uses
 // them runs: the same correctly rounded results as std::fma, without a library call per lane.
