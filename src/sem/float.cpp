@@ -167,7 +167,7 @@ void fused(Warp& w, const Op& op, uint32_t mask) {
     if (op.args[1].negated) neg_ab |= F.sign_bit() << (e * kBits);
     if (op.args[3].negated) neg_c |= F.sign_bit() << (e * kBits);
   }
-  if constexpr (&F == &kF32 && Elements == 1 && P == program::Fused::Mul) {
+  if constexpr (F.width() == 32 && Elements == 1 && P == program::Fused::Mul) {  // f32
     if (op.aux == static_cast<uint64_t>(numeric::Round::RN)) {  // no .ftz/.sat: the host's fma
       const float sa = neg_ab ? -1.0f : 1.0f, sc = neg_c ? -1.0f : 1.0f;
       return w.lanewise<float>(mask, op.args[0], [=](float x, float y, float z) {
