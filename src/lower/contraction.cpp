@@ -57,43 +57,75 @@ bool compatible(const Op& mul, const Op& add) {
 
 bool source(const Arg& a) { return (a.kind == ArgKind::Reg && a.component == 0) || a.kind == ArgKind::Imm; }
 
+// Instructions that ptxas expands into a slow path behind a branch, and memory barriers: a multiply
+// before one is not fused with an add after it (ptxas 13.0, sm_90: IEEE div, rcp and sqrt of f32
+// and f64 in every rounding mode, rsqrt.approx.f64 without .ftz, integer div and rem but of .u32,
+// membar and fence; not the .approx forms, fence.proxy, barriers, atomics or shuffles).
+bool splits(const Op& op) {
+  if (!op.family) return false;
+  const std::string& m = op.family->mnemonic;
+  if (m == "membar" || m == "fence") return true;
+  const bool integer = op.family->section.rfind("9.7.1.", 0) == 0, real = op.family->section.rfind("9.7.3.", 0) == 0;
+  if (integer && (m == "div" || m == "rem")) return value(op, "type") != ".u32";
+  if (real && (m == "div" || m == "rcp" || m == "sqrt")) {
+    const std::string mode = value(op, "mode");
+    return mode != ".approx" && mode != ".full";
+  }
+  return real && m == "rsqrt" && value(op, "type") == ".f64" && value(op, "ftz").empty();
+}
+
 }  // namespace
 
 void contract(program::Program& p, const program::Function& f, const std::vector<bool>& unrounded) {
   const uint32_t begin = f.entry, end = f.end;
-  // Basic blocks start at the entry, at branch targets, and after an op that may jump.
-  std::vector<bool> starts(end - begin + 1, false);
-  starts[0] = true;
-  std::unordered_map<uint32_t, uint32_t> mentions;  // per register slot: the args naming it
+  // Basic blocks start at the entry, at branch targets and after an op that may jump (`real`),
+  // and, for fusing, also at an op that splits(). An op inside the span of a backward branch may
+  // run more than once (`looped`).
+  std::vector<bool> real(end - begin + 1, false), starts;
+  std::vector<int> loops(end - begin + 1, 0);
+  real[0] = true;
+  std::unordered_map<uint32_t, uint32_t> mentions, writers;  // per register slot: args naming it, ops writing it
   for (uint32_t i = begin; i < end; ++i) {
     const Op& op = p.ops[i];
-    if (op.jumps) starts[i + 1 - begin] = true;
+    if (op.jumps) real[i + 1 - begin] = true;
     for (const Arg& a : op.args) {
       program::for_each_slot(a, [&](uint32_t s) { ++mentions[s]; });
       auto target = [&](const Arg& t) {
-        if (t.kind == ArgKind::Target && t.reg >= begin && t.reg < end) starts[t.reg - begin] = true;
+        if (t.kind != ArgKind::Target || t.reg < begin || t.reg >= end) return;
+        real[t.reg - begin] = true;
+        if (t.reg <= i) ++loops[t.reg - begin], --loops[i + 1 - begin];
       };
       target(a);
       for (const Arg& e : a.elems) target(e);
     }
+    if (!op.args.empty()) program::for_each_slot(op.args[0], [&](uint32_t s) { ++writers[s]; });
   }
-  // One pass: the last op of the current block that wrote each slot, for the producer of an add's
-  // operand and whether the multiplication's sources changed since.
+  starts = real;
+  for (uint32_t i = begin; i < end; ++i)
+    if (splits(p.ops[i])) starts[i - begin] = true;
+  std::vector<uint32_t> block_of(end - begin), real_block_of(end - begin);
+  std::vector<bool> looped(end - begin);
+  for (uint32_t i = begin, b = begin, rb = begin, depth = 0; i < end; ++i) {
+    block_of[i - begin] = starts[i - begin] ? (b = i) : b;
+    real_block_of[i - begin] = real[i - begin] ? (rb = i) : rb;
+    looped[i - begin] = (depth += loops[i - begin]) > 0;
+  }
+  // One pass: the last op that wrote each slot, for the producer of an add's operand and whether
+  // the multiplication's sources changed since.
   std::unordered_map<uint32_t, uint32_t> written;
-  uint32_t block = begin;
   auto written_since = [&](uint32_t slot, uint32_t after) {
     const auto w = written.find(slot);
-    return w != written.end() && w->second >= block && w->second > after;
+    return w != written.end() && w->second > after;
   };
   for (uint32_t c = begin; c < end; ++c) {
-    if (starts[c - begin]) block = c;
+    const uint32_t block = block_of[c - begin];
     Op& add = p.ops[c];
     for (int k = 1; k <= 2 && consumer(add, unrounded[c]) && add.args.size() == 3; ++k) {
       const Arg& x = add.args[k];
       if (x.kind != ArgKind::Reg || x.component != 0 || mentions[x.reg] != 2) continue;
       const uint32_t product = x.reg;
       const auto w = written.find(product);
-      if (w == written.end() || w->second < block) continue;
+      if (w == written.end()) continue;
       const uint32_t m = w->second;
       const Op& mul = p.ops[m];
       const Fused kind = producer(mul, unrounded[m]);
@@ -101,11 +133,26 @@ void contract(program::Program& p, const program::Function& f, const std::vector
           mul.args[0].reg != product || mul.args[0].component != 0 || !source(mul.args[1]) || !source(mul.args[2]) ||
           (mul.guard != kNoReg && (mul.guard != add.guard || mul.guard_negated != add.guard_negated)))
         continue;
-      // A source of the multiplication written again before the add: ptxas (on SSA values) still
-      // fuses; here the add would read the new value, so the pair stays unfused.
-      if ((mul.args[1].kind == ArgKind::Reg && written_since(mul.args[1].reg, m)) ||
-          (mul.args[2].kind == ArgKind::Reg && written_since(mul.args[2].reg, m)))
-        continue;
+      if (m >= block) {
+        // A source of the multiplication written again before the add: ptxas (on SSA values)
+        // still fuses; here the add would read the new value, so the pair stays unfused.
+        if ((mul.args[1].kind == ArgKind::Reg && written_since(mul.args[1].reg, m)) ||
+            (mul.args[2].kind == ArgKind::Reg && written_since(mul.args[2].reg, m)))
+          continue;
+      } else {
+        // In an earlier block: ptxas moves a product of a register and an immediate to its use
+        // (BlackScholes' and dxtc's kernels; a product of two registers stays). The register
+        // must hold at the add what it held at the multiply: written once, before the multiply in
+        // its block or where no loop repeats the write.
+        const int imm = mul.args[1].kind == ArgKind::Imm ? 1 : mul.args[2].kind == ArgKind::Imm ? 2 : 0;
+        if (kind != Fused::Mul || mul.guard != kNoReg || imm == 0) continue;
+        const Arg& r = mul.args[3 - imm];
+        if (r.kind == ArgKind::Reg) {
+          const auto d = written.find(r.reg);
+          if (writers[r.reg] != 1 || d == written.end() || d->second > m) continue;
+          if (real_block_of[d->second - begin] != real_block_of[m - begin] && looped[d->second - begin]) continue;
+        }
+      }
       Op fused = add;
       Arg a = mul.args[1], other = add.args[3 - k];
       const bool sub = add.family->mnemonic == "sub";

@@ -348,6 +348,11 @@ def all_launches():
     rules = np.concatenate([np.stack([a, b, c, d], 1).view(np.uint32), halves], 1).reshape(-1)
     L.append(Launch("hand_contraction_rules", "hand_contraction.ptx", "contract_rules", [n // 256], [256],
                     [("in", "in", rules), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
+    wide_c = -(wide[:, 0] * 3.0) * (1 + r.f64(n, -2.0**-40, 2.0**-40))
+    blocks = np.concatenate([np.stack([a, b, c], 1).view(np.uint32), (r.u32(n) & 1)[:, None].astype(np.uint32),
+                             np.stack([wide[:, 0], wide_c], 1).view(np.uint32)], 1).reshape(-1)
+    L.append(Launch("hand_contraction_blocks", "hand_contraction.ptx", "contract_blocks", [n // 256], [256],
+                    [("in", "in", blocks), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
     # Layer norm as Triton's tutorial 05 computes it (triton/layer_norm.py), f16 rows of 3000
     # (chunks of 1024 masked at the end), values of the tutorial's ranges; row 5 is constant, so
     # its variance is 0 and rstd = 1/sqrt(eps).

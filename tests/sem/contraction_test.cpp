@@ -62,6 +62,27 @@ TEST(Contraction, OnlyWhereTheProductHasNoOtherUseAndNoRoundingIsWritten) {
   EXPECT_EQ(run1("mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "sm_90, debug"), kSeparate);
 }
 
+TEST(Contraction, AcrossBlocksOnlyAProductByAnImmediate) {
+  // kA * (1 + 2^-12) by an immediate: the same product as kA * kB
+  const std::string imm = "mul.f32 %f5, %f1, 0f3F800800;\n";
+  const std::string branch = "setp.ne.f32 %p1, %f1, %f1;\n@%p1 bra SKIP;\nmov.f32 %f6, %f1;\nSKIP:\n";
+  EXPECT_EQ(run1(imm + branch + "add.f32 %f9, %f5, %f3;"), kFused);
+  EXPECT_EQ(run1("mul.f32 %f5, %f1, %f2;\n" + branch + "add.f32 %f9, %f5, %f3;"), kSeparate);
+  // an instruction that ptxas expands behind a branch, or a memory barrier, ends the block for a
+  // product of two registers only
+  for (const char* between : {"div.rn.f32 %f7, %f1, %f2;", "sqrt.rn.f64 %fd7, %fd1;", "div.s32 %r7, %r1, %r2;",
+                              "membar.gl;", "fence.acq_rel.gpu;"}) {
+    EXPECT_EQ(run1("mul.f32 %f5, %f1, %f2;\n" + std::string(between) + "\nadd.f32 %f9, %f5, %f3;"), kSeparate) << between;
+    EXPECT_EQ(run1(imm + between + "\nadd.f32 %f9, %f5, %f3;"), kFused) << between;
+  }
+  for (const char* between : {"div.full.f32 %f7, %f1, %f2;", "div.u32 %r7, %r1, %r2;", "sqrt.approx.f32 %f7, %f1;",
+                              "bar.sync 0;", "fence.proxy.async;"})
+    EXPECT_EQ(run1("mul.f32 %f5, %f1, %f2;\n" + std::string(between) + "\nadd.f32 %f9, %f5, %f3;"), kFused) << between;
+  // the register operand written in a loop, in the multiply's block: the add reads what it read
+  EXPECT_EQ(run1("mov.u32 %r1, 0;\nLOOP:\nmov.f32 %f6, %f1;\nmul.f32 %f5, %f6, 0f3F800800;\n"
+                 "setp.eq.u32 %p1, %r1, 7;\n@%p1 bra LOOP;\nadd.f32 %f9, %f5, %f3;"), kFused);
+}
+
 TEST(Contraction, SaturationOnlyOnTheAdd) {
   const float big = 1 + 0x1p-2f;  // a*b + c > 1: saturates to 1 either way; below 0 to 0
   EXPECT_EQ(run("mul.f32 %f5, %f1, %f2;\nadd.sat.f32 %f9, %f5, %f3;", {kA, kB, kC})[0], kFused);
