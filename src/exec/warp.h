@@ -276,7 +276,8 @@ public:
   // Address operand value for `lane`: register base plus offset, in the operand's space.
   uint64_t address(const program::Arg& a, int lane) {
     uint64_t base = a.reg == program::kNoReg ? 0 : slot(a.reg, lane);
-    return base + a.imm;
+    const uint64_t sum = base + a.imm;
+    return a.narrow ? static_cast<uint32_t>(sum) : sum;
   }
   // Host pointer for a checked access of `size` bytes; raises mem::GuestFault. `aligned`: the
   // address must be a multiple of `size` (every PTX access; not the ABI's by-value copies).

@@ -170,6 +170,24 @@ void contract(program::Program& p, const program::Function& f, const std::vector
         break;
       }
     }
+    // A neg or abs .f32 (without .ftz) that only this selp.f32 reads, in its block: ptxas folds it
+    // into the select's operand (FSEL R, -R), a bare sign-bit change.
+    if (add.family && add.family->mnemonic == "selp" && value(add, "type") == ".f32")
+      for (int k = 1; k <= 2; ++k) {
+        const Arg& x = add.args[k];
+        const auto w = x.kind == ArgKind::Reg ? written.find(x.reg) : written.end();
+        if (w == written.end() || mentions[x.reg] != 2 || w->second < block) continue;
+        Op& sign = p.ops[w->second];
+        if (!sign.family || sign.family->section.rfind("9.7.3.", 0) != 0 ||
+            (sign.family->mnemonic != "neg" && sign.family->mnemonic != "abs") || value(sign, "type") != ".f32" ||
+            !value(sign, "ftz").empty() || sign.fused != Fused::None)
+          continue;
+        Op folded = sign;
+        folded.fused = Fused::Select;
+        std::string why;
+        const program::Selector select = program::find_selector(*sign.family);
+        if (select && select(bound(sign), folded, why)) sign = std::move(folded);
+      }
     if (!add.args.empty()) program::for_each_slot(add.args[0], [&](uint32_t s) { written[s] = c; });
   }
 }

@@ -45,6 +45,7 @@ struct Symbol {
   Space space = Space::Generic;  // Var
   uint64_t address = 0;          // Var: address in its own state space
   bool call_argument = false;    // Var: a .param declared in a body (a call's argument or result)
+  bool narrow = false;           // Reg: at most 32 bits wide, so an address it holds wraps at 2^32
 };
 
 uint32_t type_size(const std::string& t) {
@@ -300,6 +301,7 @@ private:
     Symbol s;
     s.count = n.range ? count : 0;
     s.width = width;
+    s.narrow = type_size(d.type) <= 4;
     if (d.type == ".pred") {
       s.kind = Symbol::Kind::Pred;
       s.slot = next_pred_;
@@ -683,6 +685,7 @@ private:
       if (s && s->kind == Symbol::Kind::Reg) {
         a.reg = s->slot + idx * s->width;
         a.imm = static_cast<uint64_t>(offset);
+        a.narrow = s->narrow;
         return true;
       }
       if (s && s->kind == Symbol::Kind::Var) {

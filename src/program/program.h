@@ -42,6 +42,9 @@ struct Arg {
   mem::Space space = mem::Space::Generic;
   uint32_t reg = kNoReg;
   uint64_t imm = 0;
+  // An Address whose register is 32 bits wide: [reg + imm] wraps at 2^32, as the hardware's
+  // 32-bit address arithmetic does (libdevice's sin/cos index their local table as %SPL - k + 24).
+  bool narrow = false;
   std::vector<Arg> elems;
 };
 
@@ -54,13 +57,16 @@ void for_each_slot(const Arg& a, F&& f) {
 }
 
 struct Op;
-// What an add or sub is fused with: ptxas contracts a floating-point multiplication whose only use
-// is an add or sub in the same basic block into one fused multiply-add (lower/contraction.h).
+// What ptxas fuses an op with (lower/contraction.h): for an add or sub, the floating-point
+// multiplication whose only use it is, computed as one fused multiply-add; for a neg or abs, the
+// select that reads it.
 enum class Fused : uint8_t {
   None,
   Mul,        // a mul (§9.7.3.5, §9.7.4.3)
   DivApprox,  // div.approx.f32, whose last step multiplies by the reciprocal (§9.7.3.8)
   DivFull,    // div.full.f32, likewise
+  Select,     // on a neg or abs .f32 that only a selp reads: ptxas folds it into the select's
+              // operand, a bare change of the sign bit (a NaN keeps its payload)
 };
 
 // A semantic body: runs `op` for the lanes of `mask` (guard already applied).

@@ -95,7 +95,8 @@ Space effective(Warp& w, const Op& op, const Arg& a) {
     for (int l = 0; l < 32; ++l) addr[l] = a.imm;
   } else {
     const uint64_t* r = &w.regs[size_t{a.reg} * 32];
-    for (int l = 0; l < 32; ++l) addr[l] = r[l] + a.imm;
+    const uint64_t mask = a.narrow ? 0xffffffffu : ~uint64_t{0};  // a 32-bit register wraps (Arg::narrow)
+    for (int l = 0; l < 32; ++l) addr[l] = (r[l] + a.imm) & mask;
   }
 }
 

@@ -416,11 +416,20 @@ bool select_rsqrt(const isa::Bound& b, Op& op, std::string& why) {
   return select_unary_approx<Fn::Rsqrt>(b, op, why);
 }
 
+// neg or abs .f32 folded into the selp that reads it (program::Fused::Select): FSEL's operand
+// modifier, which changes the sign bit and nothing else.
+template <bool kAbs>
+void sign_bit(Warp& w, const Op& op, uint32_t mask) {
+  w.lanewise<uint32_t>(mask, op.args[0], [](uint32_t a) { return kAbs ? a & 0x7fffffffu : a ^ 0x80000000u; },
+                       op.args[1]);
+}
+
 template <bool kAbs>
 bool select_sign(const isa::Bound& b, Op& op, std::string& why) {
   const std::string t = axis(b, "type");
   op.aux = flag_bits(b);
-  if (t == ".f32") op.fn = &sign_op<kF32, kAbs>;
+  if (op.fused == program::Fused::Select) op.fn = &sign_bit<kAbs>;  // .f32 without .ftz (lower/contraction.cpp)
+  else if (t == ".f32") op.fn = &sign_op<kF32, kAbs>;
   else if (t == ".f64") op.fn = &sign_op<kF64, kAbs>;
   return op.fn || unsupported(why, t);
 }

@@ -353,6 +353,24 @@ def all_launches():
                              np.stack([wide[:, 0], wide_c], 1).view(np.uint32)], 1).reshape(-1)
     L.append(Launch("hand_contraction_blocks", "hand_contraction.ptx", "contract_blocks", [n // 256], [256],
                     [("in", "in", blocks), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
+    # libdevice's math (triton/libdevice.py): x and y over [-1, 1], [-20, 20], half-integers and
+    # integers near the gamma functions' poles, every exponent, and the specials (zeros, infinities,
+    # NaN, subnormals, the largest floats).
+    def math_inputs(r, n, fmt):
+        k = n // 4
+        unit, wide, poles = r.f64(k, -1, 1), r.f64(k, -20, 20), np.round(r.f64(k, -30, 30) * 2) / 2
+        bits = r.float_bits((n - 3 * k,), fmt[0], fmt[1], 1, 2**fmt[0] - 2)  # random signs, every exponent
+        spread_ = bits.astype(np.uint32).view(np.float32) if fmt[2] == np.float32 else bits.view(np.float64)
+        v = np.concatenate([unit, wide, poles, spread_.astype(np.float64)]).astype(fmt[2])
+        v[:12] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, np.finfo(fmt[2]).max, -np.finfo(fmt[2]).max,
+                  np.finfo(fmt[2]).tiny / 4, -np.finfo(fmt[2]).tiny / 2, 0.5]
+        return v
+    for name, seed, fmt, functions in [("libdevice90_f32", 8601, F32, 43), ("libdevice90_f64", 8602, F64, 14)]:
+        r = Rng(seed)
+        n = 4096 if fmt is F32 else 2048
+        x, y = math_inputs(r, n, fmt), math_inputs(r, n, fmt)
+        L.append(triton(name, [n // 256], [("in", "x", x), ("in", "y", y[::-1].copy()),
+                                           ("out", "out", z(functions * n, fmt[2])), ("s32", n)]))
     # Layer norm as Triton's tutorial 05 computes it (triton/layer_norm.py), f16 rows of 3000
     # (chunks of 1024 masked at the end), values of the tutorial's ranges; row 5 is constant, so
     # its variance is 0 and rstd = 1/sqrt(eps).

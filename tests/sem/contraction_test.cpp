@@ -83,6 +83,20 @@ TEST(Contraction, AcrossBlocksOnlyAProductByAnImmediate) {
                  "setp.eq.u32 %p1, %r1, 7;\n@%p1 bra LOOP;\nadd.f32 %f9, %f5, %f3;"), kFused);
 }
 
+TEST(Contraction, ASignChangeThatOnlyASelectReadsKeepsANaN) {
+  // neg/abs .f32 alone are additions (FADD -R, -RZ): a NaN comes out canonical. Read only by a
+  // selp, ptxas folds them into FSEL's operand, which flips or clears the sign bit and nothing else.
+  const std::vector<float> nan = {std::bit_cast<float>(0x7fc01234u)};
+  auto bits = [&](const std::string& body) { return std::bit_cast<uint32_t>(run(body, nan)[0]); };
+  const std::string pick = "setp.eq.f32 %p1, %f1, 0f00000000;\n";
+  EXPECT_EQ(bits("neg.f32 %f9, %f1;"), 0x7fffffffu);
+  EXPECT_EQ(bits("abs.f32 %f9, %f1;"), 0x7fffffffu);
+  EXPECT_EQ(bits(pick + "neg.f32 %f5, %f1;\nselp.f32 %f9, %f1, %f5, %p1;"), 0xffc01234u);
+  EXPECT_EQ(bits(pick + "abs.f32 %f5, %f1;\nselp.f32 %f9, %f5, %f1, %p1;"), 0x7fc01234u);
+  EXPECT_EQ(bits(pick + "neg.ftz.f32 %f5, %f1;\nselp.f32 %f9, %f1, %f5, %p1;"), 0x7fffffffu);  // not folded
+  EXPECT_EQ(bits(pick + "neg.f32 %f5, %f1;\nselp.f32 %f9, %f1, %f5, %p1;\nadd.f32 %f10, %f5, %f5;"), 0x7fffffffu);
+}
+
 TEST(Contraction, SaturationOnlyOnTheAdd) {
   const float big = 1 + 0x1p-2f;  // a*b + c > 1: saturates to 1 either way; below 0 to 0
   EXPECT_EQ(run("mul.f32 %f5, %f1, %f2;\nadd.sat.f32 %f9, %f5, %f3;", {kA, kB, kC})[0], kFused);

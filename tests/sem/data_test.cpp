@@ -186,6 +186,26 @@ TEST(Data, StateSpacesAndVariables) {
   EXPECT_EQ(v[11], 0x11223344u);
 }
 
+
+TEST(Data, AddressesInThirtyTwoBitRegistersWrap) {
+  // [%r + imm] with a .b32 register is 32-bit arithmetic (§6.4.1): libdevice's sin and cos
+  // (Payne-Hanek, through Triton) index their local table as (%SPL - k) + 24, which passes below
+  // the table's address on the way. Scalar and whole-warp accesses alike.
+  Harness h;
+  h.load(".version 8.7\n.target sm_90\n.address_size 64\n"
+         ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+         ".local .align 4 .b32 lo[4];\n.reg .b32 %SPL;\nld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+         "mov.b32 %SPL, lo;\nst.local.v4.u32 [%SPL], {%r1, 11, 22, 33};\nsub.s32 %r2, %SPL, 12;\n"
+         "ld.local.u32 %r3, [%r2+24];\nld.local.u32 %r4, [%r2+12];\nmul.wide.u32 %rd2, %r1, 8;\n"
+         "add.s64 %rd3, %rd1, %rd2;\nst.global.v2.u32 [%rd3], {%r3, %r4};\nret;\n}\n");
+  const uint64_t out = h.buffer(std::vector<uint32_t>(64, 0));
+  ASSERT_TRUE(h.launch("k", {1}, {32}, {arg(out)}).ok);
+  const auto v = h.read<uint32_t>(out, 64);
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(v[2 * t], 33u) << t;   // lo[3]
+    EXPECT_EQ(v[2 * t + 1], t) << t;  // lo[0]
+  }
+}
 TEST(Data, DeviceFunctionParametersThroughRegisterAddresses) {
   // Inside a device function plain .param means ::func (§9.7.9.8); both reach the parameter
   // through an address held in a register.
