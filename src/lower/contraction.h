@@ -13,6 +13,9 @@
 // add after a branch or after an instruction that ptxas expands behind a branch or a memory
 // barrier (IEEE div/rcp/sqrt, integer div/rem but of .u32, rsqrt.approx.f64, membar, fence).
 // Found by comparing NVIDIA's CUDA samples bit for bit with an H200 (BlackScholes, dxtc).
+// Alike, a neg or abs .f32 (without .ftz) that only a selp reads in its block becomes the select's
+// operand modifier: a NaN keeps its payload and gets the sign (libdevice's cbrtf of a negative
+// subnormal is 0xffffffff on the H200), where alone it is an add that makes the NaN canonical.
 // Not followed here (none of the 416 corpus modules has them): ptxas also fuses through a mov or
 // neg of the product, and, on SSA values, when a source of the mul is written again before the add;
 // it merges identical products first (so a product written twice may be read twice); and it folds
@@ -26,8 +29,8 @@
 
 namespace ptxvm::lower {
 
-// Fuses the pairs of function `f`: each such add or sub becomes a Fused op (program::Op::fused)
-// re-selected by its family's selector. `unrounded[i]`: op i was written without a rounding
+// Fuses the pairs of function `f`: each such add or sub (and neg or abs) becomes a Fused op
+// (program::Op::fused) re-selected by its family's selector. `unrounded[i]`: op i was written without a rounding
 // modifier (lower.cpp). The multiplication stays; its result is read by nothing else.
 void contract(program::Program& p, const program::Function& f, const std::vector<bool>& unrounded);
 
