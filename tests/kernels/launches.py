@@ -376,6 +376,16 @@ def all_launches():
             x[4:5].view(np.uint64)[0] = 0x7fffffff00000000
         L.append(triton(name, [n // 256], [("in", "x", x), ("in", "y", y[::-1].copy()),
                                            ("out", "out", z(functions * n, fmt[2])), ("s32", n)]))
+    # ML element-wise code (triton/activations.py): x over [-30, 30], a quarter in [-1, 1], the
+    # specials; dropout with p = 0.3 and a fixed seed.
+    r = Rng(8701)
+    n = 4096
+    x = np.concatenate([r.f32(3 * n // 4, -30, 30), r.f32(n // 4, -1, 1)])
+    x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 88.72]
+    L.append(triton("activations90", [n // 256], [("in", "x", x), ("out", "out", z(18 * n, np.float32)), ("s32", n)]))
+    x = r.f32(10000, -5, 5)
+    L.append(triton("dropout90", [10], [("in", "x", x), ("out", "out", z(10000, np.float32)), ("s32", 10000),
+                                        ("f32", 0.3), ("s32", 123457)]))
     # Layer norm as Triton's tutorial 05 computes it (triton/layer_norm.py), f16 rows of 3000
     # (chunks of 1024 masked at the end), values of the tutorial's ranges; row 5 is constant, so
     # its variance is 0 and rstd = 1/sqrt(eps).
