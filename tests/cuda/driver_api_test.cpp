@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "primary_context.h"
+
 namespace {
 
 // c[i] = a[i] + b[i] for i < n; reads a[n] when n is negative (out of bounds).
@@ -58,11 +60,7 @@ DONE:
 class Driver : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
-    CUdevice dev;
-    ASSERT_EQ(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
-    ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
-    ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+    ASSERT_NO_FATAL_FAILURE(ptxvm::test::use_primary_context(&ctx));
     ASSERT_EQ(cuModuleLoadData(&mod, kPtx), CUDA_SUCCESS);
     ASSERT_EQ(cuModuleGetFunction(&fn, mod, "vadd"), CUDA_SUCCESS);
   }

@@ -5,6 +5,8 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include "primary_context.h"
+
 namespace {
 
 // countdown: --*counter; the handle becomes 0 when the counter reaches 0. bump: ++*counter.
@@ -49,11 +51,7 @@ DONE:
 class Conditional : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
-    CUdevice dev;
-    ASSERT_EQ(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
-    ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
-    ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+    ASSERT_NO_FATAL_FAILURE(ptxvm::test::use_primary_context(&ctx));
     ASSERT_EQ(cuModuleLoadData(&mod, kPtx), CUDA_SUCCESS);
     ASSERT_EQ(cuModuleGetFunction(&countdown, mod, "countdown"), CUDA_SUCCESS);
     ASSERT_EQ(cuModuleGetFunction(&bump, mod, "bump"), CUDA_SUCCESS);

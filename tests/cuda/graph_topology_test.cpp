@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "primary_context.h"
+
 namespace {
 
 const char* kPtx = R"(.version 8.0
@@ -37,11 +39,7 @@ void CUDA_CB note(void* data) {
 class GraphTopology : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
-    CUdevice dev;
-    ASSERT_EQ(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
-    ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
-    ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+    ASSERT_NO_FATAL_FAILURE(ptxvm::test::use_primary_context(&ctx));
     ASSERT_EQ(cuModuleLoadData(&mod, kPtx), CUDA_SUCCESS);
     ASSERT_EQ(cuModuleGetFunction(&bump, mod, "bump"), CUDA_SUCCESS);
     ASSERT_EQ(cuMemAlloc(&counter, 4), CUDA_SUCCESS);

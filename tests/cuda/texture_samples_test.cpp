@@ -9,6 +9,7 @@
 
 #include "../hw/texture/samples/samples.h"
 #include "../sem/hw_records.h"
+#include "primary_context.h"
 
 namespace {
 
@@ -17,12 +18,8 @@ namespace samples = ptxvm_hw_texture_samples;
 std::string dir() { return (std::filesystem::path(__FILE__).parent_path() / "../hw/texture/samples").string(); }
 
 TEST(TextureSamples, MatchTheH200) {
-  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
-  CUdevice dev;
-  ASSERT_EQ(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
   CUcontext ctx;
-  ASSERT_EQ(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
-  ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(ptxvm::test::use_primary_context(&ctx));
   std::vector<samples::Output> outs;
   try {
     outs = samples::run_samples(dir() + "/samples.ptx");
