@@ -84,7 +84,7 @@ void contract(program::Program& p, const program::Function& f, const std::vector
   std::vector<bool> real(end - begin + 1, false), starts;
   std::vector<int> loops(end - begin + 1, 0);
   real[0] = true;
-  std::unordered_map<uint32_t, uint32_t> mentions, writers;  // per register slot: args naming it, ops writing it
+  std::unordered_map<uint32_t, uint32_t> mentions, writers, writer;  // per slot: args naming it, ops writing it, the last
   for (uint32_t i = begin; i < end; ++i) {
     const Op& op = p.ops[i];
     if (op.jumps) real[i + 1 - begin] = true;
@@ -98,7 +98,28 @@ void contract(program::Program& p, const program::Function& f, const std::vector
       target(a);
       for (const Arg& e : a.elems) target(e);
     }
-    if (!op.args.empty()) program::for_each_slot(op.args[0], [&](uint32_t s) { ++writers[s]; });
+    if (!op.args.empty()) program::for_each_slot(op.args[0], [&](uint32_t s) { ++writers[s], writer[s] = i; });
+  }
+  // ptxas folds a constant divisor (an immediate, or a register written once, by a mov of one, as
+  // nvcc's -use_fast_math writes x / 255.0f) into the division: make it the immediate. Not for
+  // div.full.ftz, whose register divisor the H200 takes through MUFU.RCP even when it is a constant.
+  for (uint32_t i = begin; i < end; ++i) {
+    Op& div = p.ops[i];
+    const Fused kind = producer(div, unrounded[i]);
+    if ((kind != Fused::DivApprox && kind != Fused::DivFull) || div.args[2].kind != ArgKind::Reg ||
+        (kind == Fused::DivFull && !value(div, "ftz").empty()))
+      continue;
+    const uint32_t b = div.args[2].reg;
+    if (writers[b] != 1 || div.args[2].component != 0) continue;
+    const Op& mov = p.ops[writer[b]];
+    if (!mov.family || mov.family->mnemonic != "mov" || mov.guard != kNoReg || mov.args.size() != 2 ||
+        mov.args[0].kind != ArgKind::Reg || mov.args[0].reg != b || mov.args[1].kind != ArgKind::Imm)
+      continue;
+    Op folded = div;
+    folded.args[2] = mov.args[1];
+    std::string why;
+    const program::Selector select = program::find_selector(*div.family);
+    if (select && select(bound(div), folded, why)) div = std::move(folded), --mentions[b];
   }
   starts = real;
   for (uint32_t i = begin; i < end; ++i)
@@ -144,8 +165,9 @@ void contract(program::Program& p, const program::Function& f, const std::vector
         // (BlackScholes' and dxtc's kernels; a product of two registers stays). The register
         // must hold at the add what it held at the multiply: written once, before the multiply in
         // its block or where no loop repeats the write.
-        const int imm = mul.args[1].kind == ArgKind::Imm ? 1 : mul.args[2].kind == ArgKind::Imm ? 2 : 0;
-        if (kind != Fused::Mul || mul.guard != kNoReg || imm == 0) continue;
+        // A division by a constant is a product by an immediate too (its folded reciprocal).
+        const int imm = mul.args[2].kind == ArgKind::Imm ? 2 : mul.args[1].kind == ArgKind::Imm && kind == Fused::Mul ? 1 : 0;
+        if (mul.guard != kNoReg || imm == 0) continue;
         const Arg& r = mul.args[3 - imm];
         if (r.kind == ArgKind::Reg) {
           const auto d = written.find(r.reg);

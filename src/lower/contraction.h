@@ -19,8 +19,10 @@
 // Not followed here (none of the 416 corpus modules has them): ptxas also fuses through a mov or
 // neg of the product, and, on SSA values, when a source of the mul is written again before the add;
 // it merges identical products first (so a product written twice may be read twice); and it folds
-// .approx operations of immediates at compile time, correctly rounded (div.full x, 9.0 multiplies by
-// the nearest float to 1/9 where MUFU.RCP may be an ulp off).
+// other .approx operations of constants at compile time, correctly rounded.
+// Followed: a div.approx/div.full .f32 by a constant (an immediate, or a register a mov of one
+// writes once, but for div.full.ftz) multiplies by the nearest float to 1/b where MUFU.RCP may be
+// an ulp off (255: 0x3b808081, not 0x3b808080), and fuses with an add in any block.
 #pragma once
 
 #include <vector>

@@ -128,9 +128,12 @@ uint32_t fmul(uint32_t a, uint32_t b, bool ftz) {
 // div.approx and div.full .f32 (§9.7.3.8) as ptxas 13.0 compiles them for sm_90 (their SASS):
 // a * MUFU.RCP(b), with both operands first scaled by 1/4 when |b| > 2^126 (.full) and by 2^24
 // when |b| < 2^-126 (without .ftz), the scaling and the product rounding to nearest even.
-// div_operands gives the last multiply's operands: a, scaled, and the reciprocal.
+// div_operands gives the last multiply's operands: a, scaled, and the reciprocal. A divisor that
+// is a constant (an immediate, or a register written once by a mov of one: lower/contraction.cpp)
+// ptxas folds: the reciprocal is then the nearest float to 1/b, flushed as MUFU.RCP flushes
+// (tests/kernels ptx/hand_contraction.ptx; MUFU.RCP(255) is 0x3b808080, the fold 0x3b808081).
 template <bool kFull>
-std::pair<uint32_t, uint32_t> div_operands(uint32_t a, uint32_t b, bool ftz) {
+std::pair<uint32_t, uint32_t> div_operands(uint32_t a, uint32_t b, bool ftz, bool constant = false) {
   const float mag = std::fabs(std::bit_cast<float>(b));  // compared as FSETP does: NaN fails
   if (kFull && mag > 0x1p126f) {
     a = fmul(a, 0x3e800000u, ftz);  // 0.25
@@ -140,14 +143,17 @@ std::pair<uint32_t, uint32_t> div_operands(uint32_t a, uint32_t b, bool ftz) {
     a = fmul(a, 0x4b800000u, false);  // 2^24
     b = fmul(b, 0x4b800000u, false);
   }
-  return {a, mufu(Fn::Rcp, b)};
+  if (!constant) return {a, mufu(Fn::Rcp, b)};
+  const float r = flush32(1.0f / flush32(std::bit_cast<float>(b)));
+  return {a, std::isnan(r) ? 0x7fffffffu : std::bit_cast<uint32_t>(r)};
 }
 
 template <bool kFull>
 void div_approx(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & numeric::kFtz;
   for_lanes(mask, [&](int l) {
-    const auto [a, rcp] = div_operands<kFull>(w.get<uint32_t>(op.args[1], l), w.get<uint32_t>(op.args[2], l), ftz);
+    const auto [a, rcp] = div_operands<kFull>(w.get<uint32_t>(op.args[1], l), w.get<uint32_t>(op.args[2], l), ftz,
+                                              op.args[2].kind == program::ArgKind::Imm);
     w.set<uint32_t>(op.args[0], l, fmul(rcp, a, ftz));
   });
 }
@@ -180,7 +186,8 @@ void fused(Warp& w, const Op& op, uint32_t mask) {
     uint64_t a = w.get<uint64_t>(op.args[1], l), b = w.get<uint64_t>(op.args[2], l);
     const uint64_t c = w.get<uint64_t>(op.args[3], l) ^ neg_c;
     if constexpr (P != program::Fused::Mul)
-      std::tie(a, b) = div_operands<P == program::Fused::DivFull>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), ftz);
+      std::tie(a, b) = div_operands<P == program::Fused::DivFull>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), ftz,
+                                                                  op.args[2].kind == program::ArgKind::Imm);
     a ^= neg_ab;
     uint64_t d = 0;
     for (int e = 0; e < Elements; ++e) {

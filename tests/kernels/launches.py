@@ -353,6 +353,13 @@ def all_launches():
                              np.stack([wide[:, 0], wide_c], 1).view(np.uint32)], 1).reshape(-1)
     L.append(Launch("hand_contraction_blocks", "hand_contraction.ptx", "contract_blocks", [n // 256], [256],
                     [("in", "in", blocks), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
+    # Divisions by constants (contract_constants): a with every exponent, c near -a/255, b a register.
+    a = r.float_bits((n,), 8, 23, 1, 254).astype(np.uint32).view(np.float32)
+    a[:6] = [0.0, -0.0, np.inf, np.nan, 1e-40, 3e38]
+    c = (-(a.astype(np.float64) / 255) * (1 + r.f64(n, -2.0**-20, 2.0**-20))).astype(np.float32)
+    consts = np.stack([a, c, r.f64(n, 0.5, 300).astype(np.float32), (r.u32(n) & 1).view(np.float32)], 1).reshape(-1)
+    L.append(Launch("hand_contraction_constants", "hand_contraction.ptx", "contract_constants", [n // 256], [256],
+                    [("in", "in", consts), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
     # libdevice's math (triton/libdevice.py): x and y over [-1, 1], [-20, 20], half-integers and
     # integers near the gamma functions' poles, every exponent, and the specials (zeros, infinities,
     # NaN, subnormals, the largest floats).

@@ -128,6 +128,21 @@ TEST(Contraction, DivisionsFuseTheirLastMultiply) {
   EXPECT_EQ(got[0], std::fma(-in[0], got[1], in[2]));
 }
 
+TEST(Contraction, ADivisionByAConstantMultipliesByTheNearestReciprocal) {
+  // ptxas folds 1/255 to 0x3b808081 where MUFU.RCP(255) gives 0x3b808080 (rcp.approx.ftz).
+  const float a = 0x1.fffffep+0f, nearest = a * std::bit_cast<float>(0x3b808081u);
+  const std::vector<float> in = {a, 255.0f};
+  for (const char* body : {"div.full.f32 %f9, %f1, 0f437F0000;", "div.approx.ftz.f32 %f9, %f1, 0f437F0000;",
+                           "mov.f32 %f5, 0f437F0000;\ndiv.full.f32 %f9, %f1, %f5;"})
+    EXPECT_EQ(run(body, in)[0], nearest) << body;
+  const auto mufu = run("div.full.f32 %f9, %f1, %f2;\nrcp.approx.ftz.f32 %f10, %f2;", in, 2);
+  EXPECT_EQ(std::bit_cast<uint32_t>(mufu[1]), 0x3b808080u);
+  EXPECT_EQ(mufu[0], a * mufu[1]);
+  EXPECT_NE(mufu[0], nearest) << "these operands tell the two reciprocals apart";
+  // div.full.ftz keeps MUFU.RCP for a register, even one a mov of a constant writes
+  EXPECT_EQ(run("mov.f32 %f5, 0f437F0000;\ndiv.full.ftz.f32 %f9, %f1, %f5;", in)[0], mufu[0]);
+}
+
 TEST(Contraction, DoubleAndHalfPrecision) {
   Harness h;
   h.load(kernel_ptx(
