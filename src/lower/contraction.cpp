@@ -57,6 +57,18 @@ bool compatible(const Op& mul, const Op& add) {
 
 bool source(const Arg& a) { return (a.kind == ArgKind::Reg && a.component == 0) || a.kind == ArgKind::Imm; }
 
+// The operand of `op` that ptxas folds when it is a constant (sem/float.cpp), or 0: the divisor
+// of div.approx/div.full .f32 (but div.full.ftz), the operand of the .f32 .approx functions but tanh.
+size_t folded_operand(const Op& op, bool unrounded) {
+  const Fused kind = producer(op, unrounded);
+  if (kind == Fused::DivApprox || (kind == Fused::DivFull && value(op, "ftz").empty())) return 2;
+  if (!op.family || op.family->section.rfind("9.7.3.", 0) != 0 || value(op, "type") != ".f32") return 0;
+  const std::string& m = op.family->mnemonic;
+  const bool approx = value(op, "mode") == ".approx" || !value(op, "approx").empty();
+  return approx && (m == "ex2" || m == "lg2" || m == "sin" || m == "cos" || m == "sqrt" || m == "rsqrt" || m == "rcp")
+             ? 1 : 0;
+}
+
 // Instructions that ptxas expands into a slow path behind a branch, and memory barriers: a multiply
 // before one is not fused with an add after it (ptxas 13.0, sm_90: IEEE div, rcp and sqrt of f32
 // and f64 in every rounding mode, rsqrt.approx.f64 without .ftz, integer div and rem but of .u32,
@@ -100,26 +112,25 @@ void contract(program::Program& p, const program::Function& f, const std::vector
     }
     if (!op.args.empty()) program::for_each_slot(op.args[0], [&](uint32_t s) { ++writers[s], writer[s] = i; });
   }
-  // ptxas folds a constant divisor (an immediate, or a register written once, by a mov of one, as
-  // nvcc's -use_fast_math writes x / 255.0f) into the division: make it the immediate. Not for
-  // div.full.ftz, whose register divisor the H200 takes through MUFU.RCP even when it is a constant.
+  // ptxas computes with constants at compile time: a register written once, by a mov of an
+  // immediate, that a division reads as its divisor or an .approx function as its operand becomes
+  // that immediate (sem/float.cpp folds them). nvcc's -use_fast_math writes x / 255.0f and
+  // __expf(2.0f) so. Not div.full.ftz's divisor, which the H200 takes through MUFU.RCP even then.
   for (uint32_t i = begin; i < end; ++i) {
-    Op& div = p.ops[i];
-    const Fused kind = producer(div, unrounded[i]);
-    if ((kind != Fused::DivApprox && kind != Fused::DivFull) || div.args[2].kind != ArgKind::Reg ||
-        (kind == Fused::DivFull && !value(div, "ftz").empty()))
-      continue;
-    const uint32_t b = div.args[2].reg;
-    if (writers[b] != 1 || div.args[2].component != 0) continue;
+    Op& op = p.ops[i];
+    const size_t k = folded_operand(op, unrounded[i]);
+    if (k == 0 || op.args[k].kind != ArgKind::Reg || op.args[k].component != 0) continue;
+    const uint32_t b = op.args[k].reg;
+    if (writers[b] != 1) continue;
     const Op& mov = p.ops[writer[b]];
     if (!mov.family || mov.family->mnemonic != "mov" || mov.guard != kNoReg || mov.args.size() != 2 ||
         mov.args[0].kind != ArgKind::Reg || mov.args[0].reg != b || mov.args[1].kind != ArgKind::Imm)
       continue;
-    Op folded = div;
-    folded.args[2] = mov.args[1];
+    Op folded = op;
+    folded.args[k] = mov.args[1];
     std::string why;
-    const program::Selector select = program::find_selector(*div.family);
-    if (select && select(bound(div), folded, why)) div = std::move(folded), --mentions[b];
+    const program::Selector select = program::find_selector(*op.family);
+    if (select && select(bound(op), folded, why)) op = std::move(folded), --mentions[b];
   }
   starts = real;
   for (uint32_t i = begin; i < end; ++i)

@@ -18,9 +18,10 @@
 // subnormal is 0xffffffff on the H200), where alone it is an add that makes the NaN canonical.
 // Not followed here (none of the 416 corpus modules has them): ptxas also fuses through a mov or
 // neg of the product, and, on SSA values, when a source of the mul is written again before the add;
-// it merges identical products first (so a product written twice may be read twice); and it folds
-// other .approx operations of constants at compile time, correctly rounded.
-// Followed: a div.approx/div.full .f32 by a constant (an immediate, or a register a mov of one
+// it merges identical products first (so a product written twice may be read twice).
+// Followed: the .f32 .approx functions but tanh of a constant (an immediate, or a register a mov
+// of one writes once) are computed at compile time, correctly rounded (sem/float.cpp folded); a
+// div.approx/div.full .f32 by a constant (an immediate, or a register a mov of one
 // writes once, but for div.full.ftz) multiplies by the nearest float to 1/b where MUFU.RCP may be
 // an ulp off (255: 0x3b808081, not 0x3b808080), and fuses with an add in any block.
 #pragma once

@@ -295,6 +295,35 @@ void minmax(Warp& w, const Op& op, uint32_t mask) {
   });
 }
 
+// An .approx function of a constant, which ptxas computes at compile time, correctly rounded
+// (ex2 of 1.4 is 0x4028e5a2 where MUFU.EX2 gives 0x4028e5a3; sin and cos of 1 likewise differ):
+// for a normal operand (or, without .ftz, a subnormal one) in the function's domain and a normal or
+// zero result; otherwise none, and
+// the unit computes it (lower/contraction.cpp makes a mov'd constant the immediate).
+std::optional<uint32_t> folded(Fn fn, uint32_t bits, bool ftz) {
+  const float x = std::bit_cast<float>(bits);
+  if (std::fpclassify(x) != FP_NORMAL && (ftz || std::fpclassify(x) != FP_SUBNORMAL)) return std::nullopt;
+  const long double d = x;  // in extended precision, then rounded once to f32
+  long double y = 0;
+  switch (fn) {
+    case Fn::Ex2: y = std::exp2(d); break;
+    case Fn::Lg2: y = d > 0 ? std::log2(d) : NAN; break;
+    case Fn::Sin: y = std::sin(d); break;
+    case Fn::Cos: y = std::cos(d); break;
+    case Fn::Sqrt: y = d > 0 ? std::sqrt(d) : NAN; break;
+    case Fn::Rsqrt: y = d > 0 ? 1 / std::sqrt(d) : NAN; break;
+    case Fn::Rcp: y = 1 / d; break;
+    case Fn::Tanh: return std::nullopt;
+  }
+  const float r = static_cast<float>(y);
+  if (std::fpclassify(r) != FP_NORMAL && r != 0) return std::nullopt;
+  return std::bit_cast<uint32_t>(r);
+}
+
+void constant_result(Warp& w, const Op& op, uint32_t mask) {
+  for_lanes(mask, [&](int l) { w.set<uint32_t>(op.args[0], l, static_cast<uint32_t>(op.aux2)); });
+}
+
 // ---- selectors ----------------------------------------------------------------------------
 
 std::optional<numeric::Round> round_of(const std::string& r) {
@@ -378,6 +407,12 @@ template <Fn F>
 bool select_unary_approx(const isa::Bound& b, Op& op, std::string& why) {
   if (axis(b, "type") != ".f32") return unsupported(why, axis(b, "type"));
   op.aux = flag_bits(b);
+  if (F != Fn::Tanh && op.args[1].kind == program::ArgKind::Imm)
+    if (const auto v = folded(F, static_cast<uint32_t>(op.args[1].imm), op.aux & numeric::kFtz)) {
+      op.aux2 = *v;
+      op.fn = &constant_result;
+      return true;
+    }
   const bool ftz = op.aux & numeric::kFtz;
   op.fn = F == Fn::Ex2 && !ftz ? &ex2_approx : F == Fn::Lg2 && !ftz ? &lg2_approx : &unary_approx<F>;
   return true;

@@ -353,6 +353,9 @@ def all_launches():
                              np.stack([wide[:, 0], wide_c], 1).view(np.uint32)], 1).reshape(-1)
     L.append(Launch("hand_contraction_blocks", "hand_contraction.ptx", "contract_blocks", [n // 256], [256],
                     [("in", "in", blocks), ("out", "out", z(n * 16, np.uint32)), ("u32", n)]))
+    # .approx functions of constants, which ptxas computes at compile time (ptx/hand_folding.ptx,
+    # written by gen_hand_folding.py): 15 x 48 x 2 results by one thread.
+    L.append(Launch("hand_folding", "hand_folding.ptx", "constants", [1], [1], [("out", "out", z(15 * 48 * 2, np.uint32))]))
     # Divisions by constants (contract_constants): a with every exponent, c near -a/255, b a register.
     a = r.float_bits((n,), 8, 23, 1, 254).astype(np.uint32).view(np.float32)
     a[:6] = [0.0, -0.0, np.inf, np.nan, 1e-40, 3e38]
