@@ -162,6 +162,40 @@ void div_approx(Warp& w, const Op& op, uint32_t mask) {
 // binary32 arithmetic, a NaN result being sm_90's canonical NaN), run over whole warps.
 uint64_t nan_canonical(float r) { return std::isnan(r) ? kF32.nan_bits : uint64_t{std::bit_cast<uint32_t>(r)}; }
 
+// The .ftz forms of add, sub, mul and fma .rn.f32 (every fast-math kernel's arithmetic): the
+// host's IEEE arithmetic on the flushed operands is the answer wherever its result is zero, above
+// the smallest normal in magnitude, infinite or NaN; a result at or below the smallest normal, where
+// .ftz rounds with an unbounded exponent (numeric/ieee_arith.cpp tiny), takes numeric::arith.
+float flush_subnormal(float x) { return std::fabs(x) < 0x1p-126f ? x * 0.0f : x; }
+
+template <ArithOp K>
+uint64_t ftz_f32(float x, float y, float z) {
+  x = flush_subnormal(x), y = flush_subnormal(y), z = flush_subnormal(z);
+  const float r = K == ArithOp::Add ? x + y : K == ArithOp::Sub ? x - y : K == ArithOp::Mul ? x * y : std::fma(x, y, z);
+  if (!(std::fabs(r) <= 0x1p-126f) || r == 0) return nan_canonical(r);
+  return numeric::arith(kF32, K, std::bit_cast<uint32_t>(x), std::bit_cast<uint32_t>(y), std::bit_cast<uint32_t>(z),
+                        static_cast<uint64_t>(numeric::Round::RN) | numeric::kFtz);
+}
+
+// ftz_f32 over 32 lanes into d: the host's arithmetic for all of them in one loop (the compiler
+// vectorises it; with FMA instructions where the processor has them, as fma_lanes), then
+// numeric::arith for the lanes whose result is at or below the smallest normal.
+template <ArithOp K>
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void ftz_lanes(const float (&a)[32], const float (&b)[32], const float (&c)[32], uint64_t* d) {
+  bool near[32];
+  for (int l = 0; l < 32; ++l) {
+    const float x = flush_subnormal(a[l]), y = flush_subnormal(b[l]), z = flush_subnormal(c[l]);
+    const float r = K == ArithOp::Add ? x + y : K == ArithOp::Sub ? x - y : K == ArithOp::Mul ? x * y : std::fma(x, y, z);
+    d[l] = nan_canonical(r);
+    near[l] = std::fabs(r) <= 0x1p-126f && r != 0;
+  }
+  for (int l = 0; l < 32; ++l)
+    if (near[l]) d[l] = ftz_f32<K>(a[l], b[l], c[l]);
+}
+
 // An add or sub fused with the multiplication that produced its operand (sem/fused.h): args
 // d, a, b, c; P names the multiplication. Elements: 2 for the packed half types.
 template <const Format& F, int Elements, program::Fused P>
@@ -174,12 +208,15 @@ void fused(Warp& w, const Op& op, uint32_t mask) {
     if (op.args[3].negated) neg_c |= F.sign_bit() << (e * kBits);
   }
   if constexpr (F.width() == 32 && Elements == 1 && P == program::Fused::Mul) {  // f32
-    if (op.aux == static_cast<uint64_t>(numeric::Round::RN)) {  // no .ftz/.sat: the host's fma
-      const float sa = neg_ab ? -1.0f : 1.0f, sc = neg_c ? -1.0f : 1.0f;
+    const float sa = neg_ab ? -1.0f : 1.0f, sc = neg_c ? -1.0f : 1.0f;
+    if (op.aux == static_cast<uint64_t>(numeric::Round::RN))  // no .ftz/.sat: the host's fma
       return w.lanewise<float>(mask, op.args[0], [=](float x, float y, float z) {
         return nan_canonical(std::fma(sa * x, y, sc * z));
       }, op.args[1], op.args[2], op.args[3]);
-    }
+    if (op.aux == (static_cast<uint64_t>(numeric::Round::RN) | numeric::kFtz))  // .ftz alone
+      return w.lanewise<float>(mask, op.args[0], [=](float x, float y, float z) {
+        return ftz_f32<ArithOp::Fma>(sa * x, y, sc * z);
+      }, op.args[1], op.args[2], op.args[3]);
   }
   const bool ftz = op.aux & numeric::kFtz;
   for_lanes(mask, [&](int l) {
@@ -371,9 +408,31 @@ void host_f32(Warp& w, const Op& op, uint32_t mask) {
 }
 
 template <ArithOp K>
+void host_f32_ftz(Warp& w, const Op& op, uint32_t mask) {
+  const program::Arg& d = op.args[0];
+  constexpr bool kFma = K == ArithOp::Fma;
+  if (mask == ~0u && d.kind == program::ArgKind::Reg && exec::plain(op.args[1]) && exec::plain(op.args[2]) &&
+      (!kFma || exec::plain(op.args[3]))) {  // a whole warp at once
+    float a[32], b[32], c[32] = {};
+    w.gather(op.args[1], a);
+    w.gather(op.args[2], b);
+    if constexpr (kFma) w.gather(op.args[3], c);
+    ftz_lanes<K>(a, b, c, &w.regs[size_t{d.reg} * 32]);
+    return;
+  }
+  if constexpr (kFma)
+    w.lanewise<float>(mask, d, [](float x, float y, float z) { return ftz_f32<K>(x, y, z); }, op.args[1], op.args[2],
+                      op.args[3]);
+  else
+    w.lanewise<float>(mask, d, [](float x, float y) { return ftz_f32<K>(x, y, 0.0f); }, op.args[1], op.args[2]);
+}
+
+template <ArithOp K>
 bool pick_exact(const std::string& t, Op& op, std::string& why) {
   constexpr bool kHostable = K == ArithOp::Add || K == ArithOp::Sub || K == ArithOp::Mul || K == ArithOp::Fma;
   if (kHostable && t == ".f32" && op.aux == static_cast<uint64_t>(numeric::Round::RN)) op.fn = &host_f32<K>;
+  else if (kHostable && t == ".f32" && op.aux == (static_cast<uint64_t>(numeric::Round::RN) | numeric::kFtz))
+    op.fn = &host_f32_ftz<K>;
   else if (t == ".f32") op.fn = &exact<kF32, K, 1>;
   else if (t == ".f64") op.fn = &exact<kF64, K, 1>;
   else if (t == ".f32x2") op.fn = &exact<kF32, K, 2>;

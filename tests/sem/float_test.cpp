@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "harness.h"
+#include "numeric/format.h"
+#include "numeric/ieee_arith.h"
+#include "numeric/modifiers.h"
 
 namespace ptxvm::test {
 namespace {
@@ -107,6 +110,38 @@ TEST(Float, FmaEveryRoundingModeOneRounding) {
         ASSERT_EQ(bits(d[i]), bits(round_f32(exact, static_cast<Mode>(m)))) << op << kModes[m] << " " << a[i];
       }
     }
+}
+
+TEST(Float, FlushToZeroFormsAgreeWithTheExactModel) {
+  // add/sub/mul/fma.ftz.f32 take the host's arithmetic away from the smallest normal and
+  // numeric::arith near it (sem/float.cpp ftz_f32): both must give numeric::arith's bits, on
+  // operands around 2^-126 (subnormals, products and sums that land on either side of it) and
+  // cancellations.
+  std::vector<float> a, b, c;
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  auto next = [&] { return seed = seed * 6364136223846793005u + 1442695040888963407u; };
+  for (int i = 0; i < 8192; ++i) {
+    const uint64_t r = next();
+    auto near = [&](int lo, int hi) {  // a float with a random mantissa and an exponent in [lo, hi]
+      const uint32_t e = static_cast<uint32_t>(lo + static_cast<int>((next() >> 40) % static_cast<uint64_t>(hi - lo + 1)));
+      return std::bit_cast<float>(static_cast<uint32_t>((next() >> 63) << 31 | e << 23 | (next() >> 41)));
+    };
+    const float x = near(0, 4), y = r & 1 ? near(60, 66) : near(0, 4);  // products near 2^-126, sums of tiny ones
+    const float cancel = std::bit_cast<float>((bits(x) ^ 0x80000000u) + static_cast<uint32_t>(next() >> 60));
+    a.push_back(x), b.push_back(r & 8 ? cancel : r & 2 ? y : near(120, 134)), c.push_back(r & 4 ? -x : near(0, 3));
+  }
+  for (const char* op : {"add", "sub", "mul", "fma"}) {
+    const numeric::ArithOp k = op[0] == 'a' ? numeric::ArithOp::Add : op[0] == 's' ? numeric::ArithOp::Sub
+                               : op[0] == 'm' ? numeric::ArithOp::Mul : numeric::ArithOp::Fma;
+    const auto d = run<float>(std::string(op) + (op[0] == 'f' ? ".rn" : "") + ".ftz.f32", "f", op[0] == 'f' ? 3 : 2, a, b, c);
+    int tiny = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      const uint64_t want = numeric::arith(numeric::kF32, k, bits(a[i]), bits(b[i]), bits(c[i]), numeric::kFtz);
+      ASSERT_EQ(bits(d[i]), want) << op << " " << a[i] << " " << b[i] << " " << c[i];
+      tiny += std::fabs(d[i]) <= 0x1p-126f;
+    }
+    EXPECT_GT(tiny, 100) << op << ": the operands reach the smallest normal";
+  }
 }
 
 TEST(Float, SpecialValuesAndModifiers) {
