@@ -250,6 +250,55 @@ void BM_AluIndependent(benchmark::State& state) {
     if (!e.empty()) state.SkipWithError(e.c_str());
 }
 
+// ---- float loop, with and without .ftz (what -use_fast_math emits) ---------------------------
+
+// 64 rounds of x = fma(x, a, 0.25); x = x * a + 0.5 (a mul and an add that ptxas fuses) per
+// thread, a in [0.1, 0.9): the result converges and no value is subnormal, so both forms agree.
+std::string float_loop_ptx(bool ftz) {
+  const std::string f = ftz ? ".ftz" : "";
+  return ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+         ".reg .f32 %f<5>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .pred %p;\n"
+         "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\nmad.lo.u32 %r1, %r1, 256, %r2;\n"
+         "mul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd1, %rd1, %rd2;\nld.global.f32 %f1, [%rd1];\nmov.f32 %f2, 0f00000000;\n"
+         "mov.u32 %r3, 0;\nL:\nfma.rn" + f + ".f32 %f2, %f2, %f1, 0f3E800000;\nmul" + f + ".f32 %f3, %f2, %f1;\nadd" + f +
+         ".f32 %f2, %f3, 0f3F000000;\nadd.u32 %r3, %r3, 1;\nsetp.lt.u32 %p, %r3, 64;\n@%p bra L;\n"
+         "st.global.f32 [%rd1], %f2;\nret;\n}\n";
+}
+
+void BM_FloatLoop(benchmark::State& state) {
+  static std::unique_ptr<Workload> slots[2];
+  const bool ftz = state.range(0) != 0;
+  std::unique_ptr<Workload>& slot = slots[ftz];
+  constexpr uint32_t kCtas = 256, kThreads = kCtas * 256;
+  static std::vector<float> a(kThreads);
+  if (!slot) {
+    for (uint32_t i = 0; i < kThreads; ++i) a[i] = 0.1f + 0.8f * float(i % 1009) / 1009.0f;
+    Workload& w = *(slot = std::make_unique<Workload>());
+    w.kernel = "k";
+    std::string diags;
+    w.module = w.dev.load_module(float_loop_ptx(ftz), "float_loop.ptx", &diags);
+    if (!w.module) w.why_not = "float_loop does not load: " + diags;
+    const uint64_t buf = w.dev.malloc(kThreads * 4);
+    w.dev.copy_to_device(buf, a.data(), kThreads * 4);
+    w.config.grid = {kCtas};
+    w.config.block = {256};
+    w.args = {ptxvm::arg(buf)};
+    if (w.why_not.empty())
+      check_first_launch(w, [&] {
+        std::vector<float> want(kThreads);
+        for (uint32_t i = 0; i < kThreads; ++i) {
+          float x = 0;
+          for (int r = 0; r < 64; ++r) x = std::fma(std::fma(x, a[i], 0.25f), a[i], 0.5f);
+          want[i] = x;
+        }
+        return mismatches(download<float>(w.dev, buf, kThreads), want);
+      });
+  }
+  time_launches(state, *slot);  // each launch works on the previous results: same work, other values
+  state.counters["flop/s"] = benchmark::Counter(double(state.iterations()) * kThreads * 64 * 4,
+                                                benchmark::Counter::kIsRate);
+}
+
 // ---- saxpy, 1M floats -----------------------------------------------------------------------
 
 constexpr uint32_t kSaxpyN = 1 << 20;
@@ -798,6 +847,9 @@ int main(int argc, char** argv) {
   };
   for (const auto& [name, fn] : pairs)
     benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);
+  for (int ftz : {0, 1})
+    benchmark::RegisterBenchmark(ftz ? "BM_FloatLoopFtz" : "BM_FloatLoop", BM_FloatLoop)->Arg(ftz)->UseRealTime()
+        ->Unit(benchmark::kMillisecond)->MinTime(0.5)->Repetitions(kRepetitions);
 
   Recorder recorder;
   benchmark::RunSpecifiedBenchmarks(&recorder);
