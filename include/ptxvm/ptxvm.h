@@ -176,9 +176,11 @@ public:
   void destroy_object(uint64_t handle);  // throws std::invalid_argument for an unknown handle
 
   // Parses, checks and prepares a module. On invalid or unsupported PTX returns null and puts
-  // the diagnostics (file:line:col: error: ...) in *diagnostics.
+  // the diagnostics (file:line:col: error: ...) in *diagnostics. `optimize` false: as ptxas -O0
+  // (a JIT optimization level of 0, or debug information) compiles it, with no mul/add fused and
+  // no constant folded, where the default follows what ptxas's optimizations change in the bits.
   std::unique_ptr<Module> load_module(std::string_view ptx, const std::string& name,
-                                      std::string* diagnostics);
+                                      std::string* diagnostics, bool optimize = true);
 
   struct Impl;  // internal
 

@@ -240,8 +240,12 @@ bool run_order(const CUgraph_st& graph, std::vector<size_t>& order);
 void join_capture(CUstream stream, CUevent event);
 // A stream destroyed leaves the capture it is part of.
 void leave_capture(CUstream stream);
-// The module in `image`: PTX text, a fat binary container or its wrapper.
-CUresult load_module(CUmodule* out, const void* image);
+// The module in `image`: PTX text, a fat binary container or its wrapper. `optimize` false: as the
+// JIT compiles at optimization level 0 or with debug information (jit_optimizes).
+CUresult load_module(CUmodule* out, const void* image, bool optimize = true);
+// Whether JIT options leave ptxas's optimizations on: not at CU_JIT_OPTIMIZATION_LEVEL 0, nor with
+// CU_JIT_GENERATE_DEBUG_INFO.
+bool jit_optimizes(const CUjit_option* options, void* const* values, unsigned count);
 // The bytes of the file at `path` into `bytes` (cuModuleLoad, cuLinkAddFile); false when it cannot
 // be opened.
 bool read_file(const char* path, std::string& bytes);

@@ -18,7 +18,17 @@ bool read_file(const char* path, std::string& bytes) {
   return true;
 }
 
-CUresult load_module(CUmodule* out, const void* image) {
+bool jit_optimizes(const CUjit_option* options, void* const* values, unsigned count) {
+  bool optimize = true;
+  for (unsigned i = 0; options && values && i < count; ++i) {
+    const auto value = reinterpret_cast<uintptr_t>(values[i]);  // scalar options travel as the pointer's value
+    if (options[i] == CU_JIT_OPTIMIZATION_LEVEL) optimize = static_cast<unsigned>(value) != 0;
+    if (options[i] == CU_JIT_GENERATE_DEBUG_INFO && static_cast<int>(value) != 0) optimize = false;
+  }
+  return optimize;
+}
+
+CUresult load_module(CUmodule* out, const void* image, bool optimize) {
   if (!out || !image) return CUDA_ERROR_INVALID_VALUE;
   if (CUresult r = ready()) return r;
   Driver& d = driver();
@@ -40,7 +50,7 @@ CUresult load_module(CUmodule* out, const void* image) {
     ptx = static_cast<const char*>(image);
   }
   std::string diagnostics;
-  auto module = d.device.load_module(ptx, "module.ptx", &diagnostics);
+  auto module = d.device.load_module(ptx, "module.ptx", &diagnostics, optimize);
   if (!module) {
     std::fprintf(stderr, "ptxvm: the module does not load:\n%s", diagnostics.c_str());
     return CUDA_ERROR_INVALID_PTX;
@@ -158,8 +168,9 @@ CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule m, const char* na
 extern "C" {
 
 CUresult CUDAAPI cuModuleLoadData(CUmodule* m, const void* image) { return load_module(m, image); }
-CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned, CUjit_option*, void**) {
-  return load_module(m, image);
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned count, CUjit_option* options,
+                                    void** values) {
+  return load_module(m, image, jit_optimizes(options, values, count));
 }
 CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* m, const void* image) { return load_module(m, image); }
 
@@ -190,11 +201,11 @@ CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule
 }
 
 // Libraries (CUDA 12+): a library is its module; a CUkernel is the module's CUfunction.
-CUresult CUDAAPI cuLibraryLoadData(CUlibrary* lib, const void* image, CUjit_option*, void**, unsigned,
-                                   CUlibraryOption*, void**, unsigned) {
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* lib, const void* image, CUjit_option* jit, void** jit_values,
+                                   unsigned jit_count, CUlibraryOption*, void**, unsigned) {
   if (!lib) return CUDA_ERROR_INVALID_VALUE;
   CUmodule m = nullptr;
-  if (CUresult r = load_module(&m, image)) return r;
+  if (CUresult r = load_module(&m, image, jit_optimizes(jit, jit_values, jit_count))) return r;
   *lib = new CUlib_st{m};
   return CUDA_SUCCESS;
 }

@@ -58,10 +58,10 @@ bool compatible(const Op& mul, const Op& add) {
 bool source(const Arg& a) { return (a.kind == ArgKind::Reg && a.component == 0) || a.kind == ArgKind::Imm; }
 
 // The operand of `op` that ptxas folds when it is a constant (sem/float.cpp), or 0: the divisor
-// of div.approx/div.full .f32 (but div.full.ftz), the operand of the .f32 .approx functions but tanh.
+// of div.approx/div.full .f32, the operand of the .f32 .approx functions but tanh.
 size_t folded_operand(const Op& op, bool unrounded) {
   const Fused kind = producer(op, unrounded);
-  if (kind == Fused::DivApprox || (kind == Fused::DivFull && value(op, "ftz").empty())) return 2;
+  if (kind == Fused::DivApprox || kind == Fused::DivFull) return 2;
   if (!op.family || op.family->section.rfind("9.7.3.", 0) != 0 || value(op, "type") != ".f32") return 0;
   const std::string& m = op.family->mnemonic;
   const bool approx = value(op, "mode") == ".approx" || !value(op, "approx").empty();
@@ -119,18 +119,21 @@ void contract(program::Program& p, const program::Function& f, const std::vector
   for (uint32_t i = begin; i < end; ++i) {
     Op& op = p.ops[i];
     const size_t k = folded_operand(op, unrounded[i]);
-    if (k == 0 || op.args[k].kind != ArgKind::Reg || op.args[k].component != 0) continue;
-    const uint32_t b = op.args[k].reg;
-    if (writers[b] != 1) continue;
-    const Op& mov = p.ops[writer[b]];
-    if (!mov.family || mov.family->mnemonic != "mov" || mov.guard != kNoReg || mov.args.size() != 2 ||
-        mov.args[0].kind != ArgKind::Reg || mov.args[0].reg != b || mov.args[1].kind != ArgKind::Imm)
-      continue;
+    if (k == 0 || op.fused != Fused::None) continue;
     Op folded = op;
-    folded.args[k] = mov.args[1];
+    folded.fused = Fused::Constant;
+    const Arg& x = op.args[k];
+    const bool full_ftz = k == 2 && value(op, "mode") == ".full" && !value(op, "ftz").empty();
+    if (x.kind == ArgKind::Reg && x.component == 0 && writers[x.reg] == 1 && !full_ftz) {
+      const Op& mov = p.ops[writer[x.reg]];
+      if (mov.family && mov.family->mnemonic == "mov" && mov.guard == kNoReg && mov.args.size() == 2 &&
+          mov.args[0].kind == ArgKind::Reg && mov.args[0].reg == x.reg && mov.args[1].kind == ArgKind::Imm)
+        --mentions[x.reg], folded.args[k] = mov.args[1];
+    }
+    if (folded.args[k].kind != ArgKind::Imm) continue;
     std::string why;
     const program::Selector select = program::find_selector(*op.family);
-    if (select && select(bound(op), folded, why)) op = std::move(folded), --mentions[b];
+    if (select && select(bound(op), folded, why)) op = std::move(folded);
   }
   starts = real;
   for (uint32_t i = begin; i < end; ++i)

@@ -13,6 +13,8 @@
 // add after a branch or after an instruction that ptxas expands behind a branch or a memory
 // barrier (IEEE div/rcp/sqrt, integer div/rem but of .u32, rsqrt.approx.f64, membar, fence).
 // Found by comparing NVIDIA's CUDA samples bit for bit with an H200 (BlackScholes, dxtc).
+// None of this at ptxas -O0: a `.target debug` module, or one the driver JIT-compiles at
+// optimization level 0 or with debug information (lower_module's `optimize`).
 // Alike, a neg or abs .f32 (without .ftz) that only a selp reads in its block becomes the select's
 // operand modifier: a NaN keeps its payload and gets the sign (libdevice's cbrtf of a negative
 // subnormal is 0xffffffff on the H200), where alone it is an add that makes the NaN canonical.

@@ -91,7 +91,7 @@ public:
   Lowerer(const SourceFile& src, mem::GlobalMemory& g, Diagnostics& d)
       : source_(src), global_(g), diags_(d) {}
 
-  std::optional<Program> run(const Module& m) {
+  std::optional<Program> run(const Module& m, bool optimize) {
     prog_.source_name = source_.name();
     for (const std::string& t : m.targets)
       if (t.rfind("sm_", 0) == 0) prog_.target = t;
@@ -112,7 +112,7 @@ public:
     prog_.pred_regs = next_pred_;
     if (diags_.has_errors()) return std::nullopt;
     // A debug target (§11.2.2 `.target ..., debug`) is compiled without optimization: no contraction.
-    if (std::find(m.targets.begin(), m.targets.end(), "debug") == m.targets.end())
+    if (optimize && std::find(m.targets.begin(), m.targets.end(), "debug") == m.targets.end())
       for (const Function& f : prog_.functions)
         if (f.defined) contract(prog_, f, unrounded_);
     for (Function& f : prog_.functions)
@@ -885,8 +885,8 @@ private:
 }  // namespace
 
 std::optional<Program> lower_module(const Module& module, const SourceFile& source,
-                                    mem::GlobalMemory& global, Diagnostics& diags) {
-  return Lowerer(source, global, diags).run(module);
+                                    mem::GlobalMemory& global, Diagnostics& diags, bool optimize) {
+  return Lowerer(source, global, diags).run(module, optimize);
 }
 
 }  // namespace ptxvm::lower

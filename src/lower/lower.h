@@ -14,8 +14,10 @@
 namespace ptxvm::lower {
 
 // `module` must have passed check::check_source. Module .global variables are allocated in
-// `global`.
+// `global`. `optimize`: compile as ptxas does by default, fusing and folding where it does
+// (contraction.h); false as ptxas -O0 (a JIT optimization level of 0) compiles, each instruction
+// as written, which a `.target debug` module always is.
 std::optional<program::Program> lower_module(const ast::Module& module, const SourceFile& source,
-                                    mem::GlobalMemory& global, Diagnostics& diags);
+                                    mem::GlobalMemory& global, Diagnostics& diags, bool optimize = true);
 
 }  // namespace ptxvm::lower

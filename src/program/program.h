@@ -67,6 +67,8 @@ enum class Fused : uint8_t {
   DivFull,    // div.full.f32, likewise
   Select,     // on a neg or abs .f32 that only a selp reads: ptxas folds it into the select's
               // operand, a bare change of the sign bit (a NaN keeps its payload)
+  Constant,   // on a division by an immediate or an .approx function of one: ptxas computes the
+              // reciprocal or the function at compile time (sem/float.cpp)
 };
 
 // A semantic body: runs `op` for the lanes of `mask` (guard already applied).

@@ -307,14 +307,14 @@ void Device::copy_to_host(void* dst, uint64_t src, size_t bytes) {
 }
 
 std::unique_ptr<Module> Device::load_module(std::string_view ptx, const std::string& name,
-                                            std::string* diagnostics) {
+                                            std::string* diagnostics, bool optimize) {
   auto impl = std::make_unique<Module::Impl>();
   impl->device = impl_.get();
   impl->source = std::make_unique<SourceFile>(name, std::string(ptx));
   Diagnostics diags(*impl->source);
   std::optional<ast::Module> m = check::check_source(*impl->source, diags);
   std::optional<program::Program> program;
-  if (m) program = lower::lower_module(*m, *impl->source, impl_->global, diags);
+  if (m) program = lower::lower_module(*m, *impl->source, impl_->global, diags, optimize);
   if (diagnostics) *diagnostics = diags.render();
   if (!program) return nullptr;
   impl->program = std::move(*program);

@@ -153,7 +153,7 @@ void div_approx(Warp& w, const Op& op, uint32_t mask) {
   const bool ftz = op.aux & numeric::kFtz;
   for_lanes(mask, [&](int l) {
     const auto [a, rcp] = div_operands<kFull>(w.get<uint32_t>(op.args[1], l), w.get<uint32_t>(op.args[2], l), ftz,
-                                              op.args[2].kind == program::ArgKind::Imm);
+                                              op.fused == program::Fused::Constant);
     w.set<uint32_t>(op.args[0], l, fmul(rcp, a, ftz));
   });
 }
@@ -466,7 +466,7 @@ template <Fn F>
 bool select_unary_approx(const isa::Bound& b, Op& op, std::string& why) {
   if (axis(b, "type") != ".f32") return unsupported(why, axis(b, "type"));
   op.aux = flag_bits(b);
-  if (F != Fn::Tanh && op.args[1].kind == program::ArgKind::Imm)
+  if (F != Fn::Tanh && op.fused == program::Fused::Constant)
     if (const auto v = folded(F, static_cast<uint32_t>(op.args[1].imm), op.aux & numeric::kFtz)) {
       op.aux2 = *v;
       op.fn = &constant_result;

@@ -145,6 +145,60 @@ TEST_F(Driver, ProcAddressAnswersAsTheRealDriver) {
             CUDA_ERROR_INVALID_VALUE);
 }
 
+// The JIT's optimization level decides what ptxas fuses and folds (lower/contraction.h): at level 0,
+// or with debug information, nothing; by default a mul/add pair is one FFMA, a division by 255 uses
+// the nearest float to 1/255, ex2 of a constant is computed correctly rounded. The H200 gives the
+// same words in all three cases (a ctypes run of this kernel over NVIDIA's driver).
+TEST_F(Driver, JitOptimizationLevelDecidesFusionAndFolding) {
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b64 %rd<3>; .reg .f32 %f<10>;
+  ld.param.u64 %rd1, [p];
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];
+  mul.f32 %f5, %f1, %f2;
+  add.f32 %f6, %f5, %f3;
+  div.full.f32 %f7, %f1, 0f437F0000;
+  ex2.approx.f32 %f8, 0f3FB33333;
+  st.global.v4.f32 [%rd1], {%f6, %f7, %f8, %f8};
+  ret;
+}
+)";
+  const float in[4] = {1 + 0x1p-12f, 1 + 0x1p-12f, -(1 + 0x1p-11f), 0};
+  struct Case {
+    std::vector<CUjit_option> options;
+    std::vector<void*> values;
+    uint32_t want[3];
+  };
+  const Case cases[] = {
+      {{}, {}, {0x33800000u, 0x3b808889u, 0x4028e5a2u}},
+      {{CU_JIT_OPTIMIZATION_LEVEL}, {reinterpret_cast<void*>(uintptr_t{3})}, {0x33800000u, 0x3b808889u, 0x4028e5a2u}},
+      {{CU_JIT_OPTIMIZATION_LEVEL}, {reinterpret_cast<void*>(uintptr_t{0})}, {0u, 0x3b808888u, 0x4028e5a3u}},
+      {{CU_JIT_GENERATE_DEBUG_INFO}, {reinterpret_cast<void*>(uintptr_t{1})}, {0u, 0x3b808888u, 0x4028e5a3u}},
+  };
+  for (const Case& c : cases) {
+    CUmodule m;
+    std::vector<CUjit_option> options = c.options;
+    std::vector<void*> values = c.values;
+    ASSERT_EQ(cuModuleLoadDataEx(&m, ptx, static_cast<unsigned>(options.size()), options.data(), values.data()),
+              CUDA_SUCCESS);
+    CUfunction k;
+    ASSERT_EQ(cuModuleGetFunction(&k, m, "k"), CUDA_SUCCESS);
+    CUdeviceptr d;
+    ASSERT_EQ(cuMemAlloc(&d, sizeof in), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyHtoD(d, in, sizeof in), CUDA_SUCCESS);
+    void* params[] = {&d};
+    ASSERT_EQ(cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+    uint32_t out[4];
+    ASSERT_EQ(cuMemcpyDtoH(out, d, sizeof out), CUDA_SUCCESS);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(out[i], c.want[i]) << "word " << i << " with " << c.options.size() << " options";
+    cuMemFree(d);
+    cuModuleUnload(m);
+  }
+}
+
 TEST_F(Driver, InvalidPtxAndMachineCodeAreRefused) {
   CUmodule m = nullptr;
   EXPECT_EQ(cuModuleLoadData(&m, ".version 8.0\n.target sm_90\n.address_size 64\n.entry k() { bogus; }\n"),
