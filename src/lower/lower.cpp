@@ -111,7 +111,8 @@ public:
     prog_.reg_slots = next_slot_;
     prog_.pred_regs = next_pred_;
     if (diags_.has_errors()) return std::nullopt;
-    // A debug target (§11.2.2 `.target ..., debug`) is compiled without optimization: no contraction.
+    // Without optimization (a JIT level of 0, or a debug target, §11.2.2 `.target ..., debug`),
+    // ptxas fuses and folds nothing (contraction.h).
     if (optimize && std::find(m.targets.begin(), m.targets.end(), "debug") == m.targets.end())
       for (const Function& f : prog_.functions)
         if (f.defined) contract(prog_, f, unrounded_);

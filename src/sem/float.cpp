@@ -168,11 +168,20 @@ uint64_t nan_canonical(float r) { return std::isnan(r) ? kF32.nan_bits : uint64_
 // .ftz rounds with an unbounded exponent (numeric/ieee_arith.cpp tiny), takes numeric::arith.
 float flush_subnormal(float x) { return std::fabs(x) < 0x1p-126f ? x * 0.0f : x; }
 
+// The host's result on flushed operands, and whether it needs the exact model (a nonzero result at
+// or below the smallest normal).
+template <ArithOp K>
+float host_ftz(float x, float y, float z) {
+  x = flush_subnormal(x), y = flush_subnormal(y), z = flush_subnormal(z);
+  return K == ArithOp::Add ? x + y : K == ArithOp::Sub ? x - y : K == ArithOp::Mul ? x * y : std::fma(x, y, z);
+}
+bool near_smallest_normal(float r) { return std::fabs(r) <= 0x1p-126f && r != 0; }
+
 template <ArithOp K>
 uint64_t ftz_f32(float x, float y, float z) {
+  const float r = host_ftz<K>(x, y, z);
+  if (!near_smallest_normal(r)) return nan_canonical(r);
   x = flush_subnormal(x), y = flush_subnormal(y), z = flush_subnormal(z);
-  const float r = K == ArithOp::Add ? x + y : K == ArithOp::Sub ? x - y : K == ArithOp::Mul ? x * y : std::fma(x, y, z);
-  if (!(std::fabs(r) <= 0x1p-126f) || r == 0) return nan_canonical(r);
   return numeric::arith(kF32, K, std::bit_cast<uint32_t>(x), std::bit_cast<uint32_t>(y), std::bit_cast<uint32_t>(z),
                         static_cast<uint64_t>(numeric::Round::RN) | numeric::kFtz);
 }
@@ -187,10 +196,9 @@ __attribute__((target_clones("arch=x86-64-v3", "default")))
 void ftz_lanes(const float (&a)[32], const float (&b)[32], const float (&c)[32], uint64_t* d) {
   bool near[32];
   for (int l = 0; l < 32; ++l) {
-    const float x = flush_subnormal(a[l]), y = flush_subnormal(b[l]), z = flush_subnormal(c[l]);
-    const float r = K == ArithOp::Add ? x + y : K == ArithOp::Sub ? x - y : K == ArithOp::Mul ? x * y : std::fma(x, y, z);
+    const float r = host_ftz<K>(a[l], b[l], c[l]);
     d[l] = nan_canonical(r);
-    near[l] = std::fabs(r) <= 0x1p-126f && r != 0;
+    near[l] = near_smallest_normal(r);
   }
   for (int l = 0; l < 32; ++l)
     if (near[l]) d[l] = ftz_f32<K>(a[l], b[l], c[l]);
@@ -223,8 +231,8 @@ void fused(Warp& w, const Op& op, uint32_t mask) {
     uint64_t a = w.get<uint64_t>(op.args[1], l), b = w.get<uint64_t>(op.args[2], l);
     const uint64_t c = w.get<uint64_t>(op.args[3], l) ^ neg_c;
     if constexpr (P != program::Fused::Mul)
-      std::tie(a, b) = div_operands<P == program::Fused::DivFull>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), ftz,
-                                                                  op.args[2].kind == program::ArgKind::Imm);
+      std::tie(a, b) = div_operands<P == program::Fused::DivFull>(  // an immediate divisor: a folded division's
+          static_cast<uint32_t>(a), static_cast<uint32_t>(b), ftz, op.args[2].kind == program::ArgKind::Imm);
     a ^= neg_ab;
     uint64_t d = 0;
     for (int e = 0; e < Elements; ++e) {
@@ -335,8 +343,7 @@ void minmax(Warp& w, const Op& op, uint32_t mask) {
 // An .approx function of a constant, which ptxas computes at compile time, correctly rounded
 // (ex2 of 1.4 is 0x4028e5a2 where MUFU.EX2 gives 0x4028e5a3; sin and cos of 1 likewise differ):
 // for a normal operand (or, without .ftz, a subnormal one) in the function's domain and a normal or
-// zero result; otherwise none, and
-// the unit computes it (lower/contraction.cpp makes a mov'd constant the immediate).
+// zero result; otherwise none, and the unit computes it (lower/contraction.cpp marks the op).
 std::optional<uint32_t> folded(Fn fn, uint32_t bits, bool ftz) {
   const float x = std::bit_cast<float>(bits);
   if (std::fpclassify(x) != FP_NORMAL && (ftz || std::fpclassify(x) != FP_SUBNORMAL)) return std::nullopt;
