@@ -1,14 +1,18 @@
 // tex.grad's level of detail (level_of_detail.h), from the H200's lookups recorded in
-// tests/hw/texture_lod (lod.txt in 2D, lod3d.txt in 3D):
+// tests/hw/texture_lod: lod_dense.bin.xz (1,048,576 lookups of one and two gradients in 2D, every one
+// exact with this rule), lod.txt and lod3d.txt:
 //  - each gradient component keeps 10 significant bits (truncated);
-//  - a vector's length is max + 1409/4096 mid + 1/4 min of its components' magnitudes (in 2D, max
-//    + 1409/4096 min);
+//  - a vector's length is max + 11/32 mid + 1/4 min of its components' magnitudes, the middle term
+//    rounded half up to 11 bits below mid's leading one (in 2D, max + 11/32 min);
 //  - the footprint is the longer of the two gradients' lengths and 11/16 of the longer of their
-//    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not), the
-//    sum and difference of the components cut to 10 bits (lod.txt: 57 of 1,391 two-gradient
-//    lookups missed, against 72 summing the components whole; cube_grad.bin.xz: 89 of 4,320
-//    against 152);
-//  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps.
+//    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not). Each
+//    component of the sum adds the smaller operand cut towards zero to 10 bits below the larger's
+//    leading one, then keeps 10 significant bits; 11/16 of its length is 11/16 max rounded half up
+//    to 10 bits below max's leading one, plus 121/512 min rounded half up to 12 bits below min's,
+//    that cut to 9 bits below the first part's leading one (a 3D image's keeps the second part whole
+//    and adds 11/64 of its smallest component: lod3d.txt, 147 of 154 pairs);
+//  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps
+//    (lod_dense's 65,536 lengths from 1 to 2: the table alone decides).
 #include "texture/level_of_detail.h"
 
 #include <algorithm>
@@ -40,6 +44,48 @@ constexpr uint16_t kLog2[256] = {
     245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
 };
 
+// The unit `bits` below the leading one of `reference` (> 0).
+double unit_below(double reference, int bits) { return std::ldexp(1.0, std::ilogb(reference) - bits); }
+
+// v (>= 0) rounded half up, or cut down, to a multiple of the unit `bits` below `reference`'s leading one.
+double round_half_up(double v, double reference, int bits) {
+  if (!(reference > 0)) return 0;
+  const double u = unit_below(reference, bits);
+  return std::floor(v / u + 0.5) * u;
+}
+double cut(double v, double reference, int bits) {
+  if (!(reference > 0)) return 0;
+  const double u = unit_below(reference, bits);
+  return std::floor(v / u) * u;
+}
+
+// One component of the sum (or, with b negated, the difference) of two gradients: the smaller
+// operand cut towards zero to 10 bits below the larger's leading one.
+float aligned_sum(float a, float b) {
+  const float big = std::fabs(a) >= std::fabs(b) ? a : b, small = std::fabs(a) >= std::fabs(b) ? b : a;
+  if (big == 0) return 0;
+  return big + float(std::trunc(double(small) / unit_below(std::fabs(big), 10)) * unit_below(std::fabs(big), 10));
+}
+
+// The magnitudes of a vector's components, significant(), largest first.
+struct Sorted {
+  double max, mid, min;
+};
+Sorted sorted(const float (&v)[3]) {
+  float c[3] = {significant(v[0]), significant(v[1]), significant(v[2])};
+  std::sort(c, c + 3);
+  return {c[2], c[1], c[0]};
+}
+
+// 11/16 of the length of the sum or difference `v` of two gradients (see the top).
+float scaled_length(const float (&v)[3], bool volume) {
+  const Sorted c = sorted(v);
+  const double major = round_half_up(11.0 / 16 * c.max, c.max, 10);
+  const double middle = round_half_up(121.0 / 512 * c.mid, c.mid, 12);
+  if (volume) return float(major + middle + 11.0 / 64 * c.min);
+  return float(major + cut(middle, major, 9));
+}
+
 }  // namespace
 
 float significant(float x) {
@@ -49,9 +95,8 @@ float significant(float x) {
 }
 
 float grad_length(const float (&v)[3]) {
-  float c[3] = {significant(v[0]), significant(v[1]), significant(v[2])};
-  std::sort(c, c + 3);
-  return c[2] + c[1] * (1409.0f / 4096) + c[0] * 0.25f;
+  const Sorted c = sorted(v);
+  return float(c.max + round_half_up(11.0 / 32 * c.mid, c.mid, 11) + c.min / 4);
 }
 
 int32_t log2_steps(float length) {
@@ -61,7 +106,7 @@ int32_t log2_steps(float length) {
   return 256 * (e - 1) + int32_t(kLog2[f]);
 }
 
-MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) {
+MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across, bool volume) {
   const float lx = grad_length(ddx), ly = grad_length(ddy);
   MajorAxis m{std::max(lx, ly), {}};
   std::copy_n(lx >= ly ? ddx : ddy, 3, m.v);
@@ -71,9 +116,9 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) 
     const float x = std::copysign(significant(ddx[i]), ddx[i]), y = std::copysign(significant(ddy[i]), ddy[i]);
     // the difference points from the shorter gradient to the longer (the way an anisotropic
     // footprint steps: tests/hw/texture/filter part 29, all 48 angles)
-    sum[i] = x + y, difference[i] = lx >= ly ? x - y : y - x;
+    sum[i] = aligned_sum(x, y), difference[i] = lx >= ly ? aligned_sum(x, -y) : aligned_sum(y, -x);
   }
-  const float ls = grad_length(sum), ld = grad_length(difference), l = std::max(ls, ld) * (11.0f / 16);
+  const float ls = scaled_length(sum, volume), ld = scaled_length(difference, volume), l = std::max(ls, ld);
   if (l > m.length) {
     m.length = l;
     for (int i = 0; i < 3; ++i) m.v[i] = (ls >= ld ? sum : difference)[i] * (11.0f / 16);
@@ -81,8 +126,8 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) 
   return m;
 }
 
-float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across) {
-  const float footprint = major_axis(ddx, ddy, across).length;
+float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across, bool volume) {
+  const float footprint = major_axis(ddx, ddy, across, volume).length;
   if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
   if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
   return float(log2_steps(footprint)) / 256;

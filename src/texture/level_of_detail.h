@@ -1,5 +1,5 @@
 // The level of detail tex.grad asks for in a 1D, 2D or 3D image, as an H200 computes it
-// (tests/hw/texture_lod, where every lookup of one gradient and 89-95% of those of two match it).
+// (tests/hw/texture_lod: every one of lod_dense.bin.xz's 1,048,576 lookups in 2D).
 #pragma once
 
 #include <cstdint>
@@ -8,8 +8,8 @@ namespace ptxvm::texture {
 
 // Gradients in texels (the components an image lacks are zero); -infinity when both are zero.
 // across = false leaves out the sum and difference of the gradients (a cube lookup whose gradients
-// cross a face's edge).
-float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
+// cross a face's edge); volume: a 3D image's (its sum and difference are measured otherwise).
+float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true, bool volume = false);
 
 // The footprint's major axis, whose length's log2 grad_level takes: the longer gradient or, with
 // `across`, the longer of their sum and difference scaled by 11/16 where that is longer. Anisotropic
@@ -19,7 +19,7 @@ struct MajorAxis {
   float length;
   float v[3];
 };
-MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
+MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across = true, bool volume = false);
 
 // The pieces of grad_level that anisotropic filtering reuses (sample.cpp): |x| cut to the 10
 // significant bits the H200 keeps of a gradient component, a gradient's length as it measures it,
