@@ -8,9 +8,11 @@
 //    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not). Each
 //    component of the sum adds the smaller operand cut towards zero to 10 bits below the larger's
 //    leading one, then keeps 10 significant bits; 11/16 of its length is 11/16 max rounded half up
-//    to 10 bits below max's leading one, plus 121/512 min rounded half up to 12 bits below min's,
-//    that cut to 9 bits below the first part's leading one (a 3D image's keeps the second part whole
-//    and adds 11/64 of its smallest component: lod3d.txt, 147 of 154 pairs);
+//    to 10 bits below max's leading one, plus the rest cut to 9 bits below that first part's
+//    leading one: 121/512 mid rounded half up to 12 bits below mid's leading one and 11/64 min cut
+//    to 11 bits below it (lod3d_dense.bin.xz: every 2D sum in a volume; 28 of 98,304 sums with a
+//    third component and 461 of 65,536 random pairs still differ, mostly where one gradient's
+//    length decides);
 //  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps
 //    (lod_dense's 65,536 lengths from 1 to 2: the table alone decides).
 #include "texture/level_of_detail.h"
@@ -78,12 +80,11 @@ Sorted sorted(const float (&v)[3]) {
 }
 
 // 11/16 of the length of the sum or difference `v` of two gradients (see the top).
-float scaled_length(const float (&v)[3], bool volume) {
+float scaled_length(const float (&v)[3]) {
   const Sorted c = sorted(v);
   const double major = round_half_up(11.0 / 16 * c.max, c.max, 10);
-  const double middle = round_half_up(121.0 / 512 * c.mid, c.mid, 12);
-  if (volume) return float(major + middle + 11.0 / 64 * c.min);
-  return float(major + cut(middle, major, 9));
+  const double rest = round_half_up(121.0 / 512 * c.mid, c.mid, 12) + cut(11.0 / 64 * c.min, c.mid, 11);
+  return float(major + cut(rest, major, 9));
 }
 
 }  // namespace
@@ -106,7 +107,7 @@ int32_t log2_steps(float length) {
   return 256 * (e - 1) + int32_t(kLog2[f]);
 }
 
-MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across, bool volume) {
+MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) {
   const float lx = grad_length(ddx), ly = grad_length(ddy);
   MajorAxis m{std::max(lx, ly), {}};
   std::copy_n(lx >= ly ? ddx : ddy, 3, m.v);
@@ -118,7 +119,7 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across, 
     // footprint steps: tests/hw/texture/filter part 29, all 48 angles)
     sum[i] = aligned_sum(x, y), difference[i] = lx >= ly ? aligned_sum(x, -y) : aligned_sum(y, -x);
   }
-  const float ls = scaled_length(sum, volume), ld = scaled_length(difference, volume), l = std::max(ls, ld);
+  const float ls = scaled_length(sum), ld = scaled_length(difference), l = std::max(ls, ld);
   if (l > m.length) {
     m.length = l;
     for (int i = 0; i < 3; ++i) m.v[i] = (ls >= ld ? sum : difference)[i] * (11.0f / 16);
@@ -126,8 +127,8 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across, 
   return m;
 }
 
-float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across, bool volume) {
-  const float footprint = major_axis(ddx, ddy, across, volume).length;
+float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across) {
+  const float footprint = major_axis(ddx, ddy, across).length;
   if (!(footprint > 0)) return -std::numeric_limits<float>::infinity();
   if (std::isinf(footprint) || std::isnan(footprint)) return footprint;
   return float(log2_steps(footprint)) / 256;

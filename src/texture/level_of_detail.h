@@ -8,8 +8,8 @@ namespace ptxvm::texture {
 
 // Gradients in texels (the components an image lacks are zero); -infinity when both are zero.
 // across = false leaves out the sum and difference of the gradients (a cube lookup whose gradients
-// cross a face's edge); volume: a 3D image's (its sum and difference are measured otherwise).
-float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true, bool volume = false);
+// cross a face's edge).
+float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
 // The footprint's major axis, whose length's log2 grad_level takes: the longer gradient or, with
 // `across`, the longer of their sum and difference scaled by 11/16 where that is longer. Anisotropic
@@ -19,7 +19,7 @@ struct MajorAxis {
   float length;
   float v[3];
 };
-MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across = true, bool volume = false);
+MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
 // The pieces of grad_level that anisotropic filtering reuses (sample.cpp): |x| cut to the 10
 // significant bits the H200 keeps of a gradient component, a gradient's length as it measures it,

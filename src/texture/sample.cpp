@@ -506,7 +506,7 @@ TexelGradients texel_gradients(const Object& tex, const Image& base, const Looku
 float level_of(const Lookup& at, const TexelGradients& g) {
   if (at.mip == Lookup::Mip::Level) return at.level;
   if (at.mip == Lookup::Mip::Base) return 0;
-  return grad_level(g.ddx, g.ddy, !g.crosses_edge, at.geometry == Geometry::D3);
+  return grad_level(g.ddx, g.ddy, !g.crosses_edge);
 }
 
 std::array<uint32_t, 4> result_words(const Object& tex, const Texel& t, Result r) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../hw/texture_lod/lod3d_dense_inputs.h"
 #include "../hw/texture_lod/lod_dense_inputs.h"
 #include "hw_records.h"
 #include "texture/level_of_detail.h"
@@ -39,7 +40,7 @@ Replayed replay(const char* file, unsigned dims, float top_level) {
     std::string arrow, hex;
     in >> arrow >> hex;
     const float recorded = std::bit_cast<float>(uint32_t(std::stoul(hex, nullptr, 16)));
-    const float level = std::clamp(grad_level(ddx, ddy, true, dims == 3), 0.0f, top_level);
+    const float level = std::clamp(grad_level(ddx, ddy), 0.0f, top_level);
     const bool single = ddy[0] == 0 && ddy[1] == 0 && ddy[2] == 0;
     (single ? r.one : r.two) += 1;
     if (level != recorded) {
@@ -89,7 +90,31 @@ TEST(TextureLevelOfDetail, MatchesTheH200In3D) {
   EXPECT_EQ(r.one, 728u);
   EXPECT_EQ(r.two, 154u);
   EXPECT_EQ(r.one_wrong, 0u);
-  EXPECT_LE(r.two_wrong, 7u);
+  EXPECT_LE(r.two_wrong, 6u);
+}
+
+// lod3d_dense's lookups in a volume: one gradient and 2D sums level for level; sums with a third
+// component and random pairs not yet (level_of_detail.cpp): the counts of misses may only fall.
+TEST(TextureLevelOfDetail, MatchesTheH200sDenseMapsIn3D) {
+  const std::string bytes = test::read_xz(
+      (std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod/lod3d_dense.bin.xz").string());
+  const std::vector<lod3d_dense::Lookup> in = lod3d_dense::lookups();
+  ASSERT_EQ(bytes.size(), 4 + 4 * in.size());
+  size_t wrong[5] = {};
+  for (size_t i = 0; i < in.size(); ++i) {
+    const lod3d_dense::Lookup& l = in[i];
+    float recorded;
+    std::memcpy(&recorded, bytes.data() + 4 + 4 * i, 4);
+    const float level = std::clamp(grad_level(l.ddx, l.ddy), 0.0f, 7.0f);
+    if (level != recorded) ++wrong[l.set];
+  }
+  std::printf("tex.grad levels in 3D (lod3d_dense): misses per set %zu %zu %zu %zu %zu\n", wrong[0], wrong[1],
+              wrong[2], wrong[3], wrong[4]);
+  EXPECT_EQ(wrong[0], 0u);
+  EXPECT_EQ(wrong[1], 0u);
+  EXPECT_LE(wrong[2], 28u);
+  EXPECT_LE(wrong[3], 28u);
+  EXPECT_LE(wrong[4], 461u);
 }
 
 }  // namespace
