@@ -643,16 +643,46 @@ std::array<double, 2> step_direction(float vx, float vy) {
           std::copysign(std::floor(64 * my / n + 0.5), double(vy)) / 64};
 }
 
-// The area |ddx × ddy| as the anisotropic level of detail takes it (aniso_step.bin.xz part 10, whose
-// areas lie on kLog2's steps: 749 of 750 footprints; part 14: 95% of the minor-driven levels): the
-// components cut to 10 significant bits (as grad_length does), the area rounded to 10.
+// |a b| (a, b > 0) as the H200's multiplier forms it: a times each set bit of b, each cut to the
+// column 12 bits below 2^(e_a + e_b) (tests/hw/texture_lod's lod_dense set 8: every product).
+double multiplier_product(double a, double b) {
+  const double column = std::ldexp(1.0, std::ilogb(a) + std::ilogb(b) - 12);
+  double sum = 0;
+  for (double rest = b; rest > 0;) {
+    const double bit = std::ldexp(1.0, std::ilogb(rest));
+    sum += std::floor(a * bit / column) * column;
+    rest -= bit;
+  }
+  return sum;
+}
+
+// The area |ddx × ddy| as the anisotropic level of detail takes it, measured with ddx fixed at a
+// length of 8 texels (tests/hw/texture_lod/aniso_area.bin.xz: 316,893 of 326,887 areas; lod_dense
+// sets 6 and 8, axis-aligned: every one). The components cut to 10 significant bits; the larger
+// product from the multiplier (multiplier_product), rounded to 10 significant bits, up when it
+// stays below 2^(e_a + e_b + 1) and half down past it; the smaller product added or subtracted
+// whole, and the sum rounded to 10 bits below the larger of its own and that product's leading
+// one, from 9/16 of a unit up when they add and from 1/4 when they subtract (an empirical fit: the
+// datapath behind it is not found yet).
 double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
   auto component = [](float x) { return double(std::copysign(significant(x), x)); };
-  const double a = std::fabs(component(ddx[0]) * component(ddy[1]) - component(ddx[1]) * component(ddy[0]));
-  if (a == 0 || !std::isfinite(a)) return a;
-  int e;
-  const double m = std::frexp(a, &e);
-  return std::ldexp(std::floor(m * 1024 + 0.5) / 1024, e);
+  const double x0 = component(ddx[0]), x1 = component(ddx[1]), y0 = component(ddy[0]), y1 = component(ddy[1]);
+  const double p1 = std::fabs(x0 * y1), p2 = std::fabs(x1 * y0);
+  if (!std::isfinite(p1) || !std::isfinite(p2)) return p1 + p2;
+  if (p1 == 0 && p2 == 0) return 0;
+  const bool add = (x0 * y1 < 0) != (x1 * y0 < 0) || p1 == 0 || p2 == 0;
+  const bool first = p1 >= p2;
+  const double a = first ? std::fabs(x0) : std::fabs(x1), b = first ? std::fabs(y1) : std::fabs(y0);
+  const double smaller = first ? p2 : p1;
+  const int e = std::ilogb(a) + std::ilogb(b);
+  const double product = multiplier_product(a, b);
+  const bool carry = product >= std::ldexp(1.0, e + 1);
+  const int exponent = e + (carry ? 1 : 0);
+  const double unit = std::ldexp(1.0, exponent - 9);
+  const double rounded = (carry ? std::ceil(product / unit - 0.5) : std::ceil(product / unit)) * unit;
+  const double sum = add ? rounded + smaller : rounded - smaller;
+  const double step = std::ldexp(1.0, std::max(sum != 0 ? std::ilogb(std::fabs(sum)) : exponent, exponent) - 10);
+  return std::fabs(std::floor(sum / step + (add ? 0.4375 : 0.75)) * step);
 }
 
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image, a 2D array or on a cube face
