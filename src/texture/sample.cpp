@@ -643,46 +643,49 @@ std::array<double, 2> step_direction(float vx, float vy) {
           std::copysign(std::floor(64 * my / n + 0.5), double(vy)) / 64};
 }
 
-// |a b| (a, b > 0) as the H200's multiplier forms it: a times each set bit of b, each cut to the
-// column 12 bits below 2^(e_a + e_b) (tests/hw/texture_lod's lod_dense set 8: every product).
-double multiplier_product(double a, double b) {
-  const double column = std::ldexp(1.0, std::ilogb(a) + std::ilogb(b) - 12);
-  double sum = 0;
-  for (double rest = b; rest > 0;) {
-    const double bit = std::ldexp(1.0, std::ilogb(rest));
-    sum += std::floor(a * bit / column) * column;
-    rest -= bit;
-  }
-  return sum;
+// A product of two gradient components (magnitudes of 10 significant bits) as the H200's multiplier
+// forms it: a's significand times each set bit of b's, each cut to the column 12 bits below
+// 2^(e_a + e_b), summed, 7 columns added, the total cut to 10 significant bits at its own leading
+// one. The value is m 2^(e - 9), m of 10 bits (0 for a zero product).
+struct Product {
+  int64_t m = 0;
+  int e = 0;
+};
+Product multiplied(double a, double b) {
+  if (!(a > 0) || !(b > 0)) return {};
+  const int ea = std::ilogb(a), eb = std::ilogb(b);
+  const int64_t ma = int64_t(std::ldexp(a, 9 - ea)), mb = int64_t(std::ldexp(b, 9 - eb));
+  int64_t columns = 7;  // in units of 2^(e_a + e_b - 12)
+  for (int j = 0; j < 10; ++j)
+    if (mb >> j & 1) columns += j >= 6 ? ma << (j - 6) : ma >> (6 - j);
+  const int carry = columns >= (int64_t(2) << 12) ? 1 : 0;
+  return {columns >> (3 + carry), ea + eb + carry};
 }
 
-// The area |ddx × ddy| as the anisotropic level of detail takes it, measured with ddx fixed at a
-// length of 8 texels (tests/hw/texture_lod/aniso_area.bin.xz: 316,893 of 326,887 areas; lod_dense
-// sets 6 and 8, axis-aligned: every one). The components cut to 10 significant bits; the larger
-// product from the multiplier (multiplier_product), rounded to 10 significant bits, up when it
-// stays below 2^(e_a + e_b + 1) and half down past it; the smaller product added or subtracted
-// whole, and the sum rounded to 10 bits below the larger of its own and that product's leading
-// one, from 9/16 of a unit up when they add and from 1/4 when they subtract (an empirical fit: the
-// datapath behind it is not found yet).
+// The area |ddx × ddy| as the anisotropic level of detail takes it (tests/hw/texture_lod/
+// aniso_area.bin.xz, whose ddx measures 8 texels so that the level is log2(area) - 3: every one of
+// 326,887 areas; lod_dense sets 6-9: every anisotropic level): the components cut to 10 significant
+// bits, each product from the multiplier (multiplied), the one of the smaller exponent aligned to
+// the other's keeping one guard bit (the bits shifted out dropped), the two added or subtracted as
+// their signs say, the result whole (log2_steps then reads 8 fraction bits).
 double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
-  auto component = [](float x) { return double(std::copysign(significant(x), x)); };
-  const double x0 = component(ddx[0]), x1 = component(ddx[1]), y0 = component(ddy[0]), y1 = component(ddy[1]);
-  const double p1 = std::fabs(x0 * y1), p2 = std::fabs(x1 * y0);
-  if (!std::isfinite(p1) || !std::isfinite(p2)) return p1 + p2;
-  if (p1 == 0 && p2 == 0) return 0;
-  const bool add = (x0 * y1 < 0) != (x1 * y0 < 0) || p1 == 0 || p2 == 0;
-  const bool first = p1 >= p2;
-  const double a = first ? std::fabs(x0) : std::fabs(x1), b = first ? std::fabs(y1) : std::fabs(y0);
-  const double smaller = first ? p2 : p1;
-  const int e = std::ilogb(a) + std::ilogb(b);
-  const double product = multiplier_product(a, b);
-  const bool carry = product >= std::ldexp(1.0, e + 1);
-  const int exponent = e + (carry ? 1 : 0);
-  const double unit = std::ldexp(1.0, exponent - 9);
-  const double rounded = (carry ? std::ceil(product / unit - 0.5) : std::ceil(product / unit)) * unit;
-  const double sum = add ? rounded + smaller : rounded - smaller;
-  const double step = std::ldexp(1.0, std::max(sum != 0 ? std::ilogb(std::fabs(sum)) : exponent, exponent) - 10);
-  return std::fabs(std::floor(sum / step + (add ? 0.4375 : 0.75)) * step);
+  for (float c : {ddx[0], ddx[1], ddy[0], ddy[1]})
+    if (std::isinf(c)) return std::numeric_limits<double>::infinity();
+  const Product p1 = multiplied(significant(ddx[0]), significant(ddy[1]));
+  const Product p2 = multiplied(significant(ddx[1]), significant(ddy[0]));
+  const bool first = p2.m == 0 || (p1.m != 0 && (p1.e > p2.e || (p1.e == p2.e && p1.m >= p2.m)));
+  const Product& larger = first ? p1 : p2;
+  const Product& smaller = first ? p2 : p1;
+  if (larger.m == 0) return 0;
+  int64_t aligned = 0;  // the smaller one in units of 2^(larger.e - 10)
+  if (smaller.m != 0) {
+    const int shift = 1 - (larger.e - smaller.e);
+    aligned = shift >= 0 ? smaller.m << shift : shift > -62 ? smaller.m >> -shift : 0;
+  }
+  auto sign = [](float x) { return x > 0 ? 1 : x < 0 ? -1 : 0; };
+  const bool subtract = sign(ddx[0]) * sign(ddy[1]) * sign(ddx[1]) * sign(ddy[0]) > 0;
+  const int64_t sum = (larger.m << 1) + (subtract ? -aligned : aligned);
+  return std::ldexp(double(sum < 0 ? -sum : sum), larger.e - 10);
 }
 
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image, a 2D array or on a cube face
