@@ -1,0 +1,60 @@
+// Which length a NaN gradient component stands for in a 3D image (issue 21; special_grads.cu found
+// 8 texels in a 16^3 texture): a NaN in each component of ddx or ddy, the rest zero, through 3D
+// textures of several sizes whose levels hold their own index (trilinear, max anisotropy 1). Writes
+// one line per lookup: the texture's size, the component that is NaN, the value read.
+//   nvcc -arch=sm_90 -O2 -o /tmp/special_grads3d special_grads3d.cu && /tmp/special_grads3d > special_grads3d.txt
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+__global__ void sample(cudaTextureObject_t t, int which, float* out) {
+  float g[6] = {0, 0, 0, 0, 0, 0};
+  g[which] = nanf("");
+  *out = tex3DGrad<float>(t, 0.5f, 0.5f, 0.5f, make_float4(g[0], g[1], g[2], 0), make_float4(g[3], g[4], g[5], 0));
+}
+
+int main() {
+  const int shapes[][3] = {{8, 8, 8}, {16, 16, 16}, {32, 32, 32}, {64, 64, 64}, {64, 16, 4}, {4, 32, 64}};
+  float* out;
+  cudaMalloc(&out, 4);
+  for (const auto& s : shapes) {
+    int levels = 1;
+    while ((std::max(std::max(s[0], s[1]), s[2]) >> levels) > 0) ++levels;
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+    cudaMipmappedArray_t m;
+    cudaMallocMipmappedArray(&m, &f, make_cudaExtent(s[0], s[1], s[2]), levels);
+    for (int l = 0; l < levels; ++l) {
+      cudaArray_t a;
+      cudaGetMipmappedArrayLevel(&a, m, l);
+      const int w = std::max(s[0] >> l, 1), h = std::max(s[1] >> l, 1), d = std::max(s[2] >> l, 1);
+      std::vector<float> v(size_t(w) * h * d, float(l));
+      cudaMemcpy3DParms p = {};
+      p.srcPtr = make_cudaPitchedPtr(v.data(), w * 4, w, h);
+      p.dstArray = a;
+      p.extent = make_cudaExtent(w, h, d);
+      p.kind = cudaMemcpyHostToDevice;
+      cudaMemcpy3D(&p);
+    }
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeMipmappedArray;
+    r.res.mipmap.mipmap = m;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    td.mipmapFilterMode = cudaFilterModeLinear;
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 1;
+    td.maxMipmapLevelClamp = float(levels - 1);
+    td.maxAnisotropy = 1;
+    cudaTextureObject_t t;
+    cudaCreateTextureObject(&t, &r, &td, nullptr);
+    for (int which = 0; which < 6; ++which) {
+      sample<<<1, 1>>>(t, which, out);
+      float v;
+      cudaMemcpy(&v, out, 4, cudaMemcpyDeviceToHost);
+      std::printf("%dx%dx%d (%d levels) %s.%c NaN -> %.9g\n", s[0], s[1], s[2], levels, which < 3 ? "ddx" : "ddy",
+                  "xyz"[which % 3], v);
+    }
+  }
+  return cudaGetLastError() != cudaSuccess;
+}

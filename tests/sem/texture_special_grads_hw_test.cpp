@@ -1,0 +1,121 @@
+// tex.grad with special gradient components (NaN, infinities, signed zeros, huge and subnormal
+// values) against an H200: tests/hw/texture_lod/special_grads.txt (1D, 2D and 3D, max anisotropy 1
+// and 16) and special_grads3d.txt (a NaN component in 3D images of several shapes), replayed through
+// ptxvm's sampler on textures whose levels hold their own index, so that the value read is the
+// level chosen. PTX §9.7.10.3 (001_23fdd5978b24a3ed.txt).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "texture/sample.h"
+
+namespace ptxvm::texture {
+namespace {
+
+// A 1D, 2D or 3D f32 texture of width x height x depth (0 for the dimensions it lacks) whose levels
+// hold their own index; clamp, linear with a linear mip filter (the trilinear optimization off, as
+// the probes ask), normalized coordinates.
+struct LevelNumbers {
+  std::vector<std::vector<float>> texels;
+  std::vector<Image> levels;
+  Object tex;
+  unsigned dims;
+  LevelNumbers(unsigned w, unsigned h, unsigned d, uint32_t anisotropy) : dims(d ? 3 : h ? 2 : 1) {
+    const unsigned largest = std::max({w, h, d});
+    uint32_t n_levels = 1;
+    while ((largest >> n_levels) > 0) ++n_levels;
+    for (uint32_t l = 0; l < n_levels; ++l) {
+      Image img;
+      img.width = std::max(w >> l, 1u), img.height = h ? std::max(h >> l, 1u) : 1, img.depth = d ? std::max(d >> l, 1u) : 1;
+      texels.emplace_back(size_t(img.width) * img.height * img.depth, float(l));
+      img.row_pitch = 4 * img.width, img.slice_pitch = img.row_pitch * img.height;
+      levels.push_back(img);
+    }
+    for (uint32_t l = 0; l < n_levels; ++l) levels[l].data = reinterpret_cast<const uint8_t*>(texels[l].data());
+    TextureResource& r = tex.resource;
+    r.kind = TextureResource::Kind::MipmappedArray;
+    r.format = ChannelFormat::F32, r.channels = 1, r.width = w, r.height = h, r.depth = d, r.levels = n_levels;
+    TextureSampler& s = tex.sampler;
+    s.address = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
+    s.filter = s.mipmap_filter = FilterMode::Linear;
+    s.normalized_coordinates = true;
+    s.exact_trilinear = true;
+    s.max_anisotropy = anisotropy;
+    s.max_mipmap_level_clamp = float(n_levels - 1);
+  }
+  // The level read at the centre with gradients in texels of level 0.
+  float at(const float* ddx, const float* ddy) const {
+    const float size[3] = {float(levels[0].width), float(levels[0].height), float(levels[0].depth)};
+    Lookup l;
+    l.geometry = dims == 1 ? Geometry::D1 : dims == 2 ? Geometry::D2 : Geometry::D3;
+    l.mip = Lookup::Mip::Grad;
+    l.f = {0.5f, 0.5f, 0.5f};
+    for (unsigned k = 0; k < dims; ++k) l.ddx[k] = ddx[k] / size[k], l.ddy[k] = ddy[k] / size[k];
+    return std::bit_cast<float>(sample(tex, levels, l, Result::F32)[0]);
+  }
+};
+
+std::ifstream open(const char* file) {
+  return std::ifstream((std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod" / file).string());
+}
+
+// special_grads.txt: "<d>D aniso <a>: <ddx, then ddy, as bits> -> <value bits> <value>".
+TEST(TextureSpecialGradients, MatchTheH200) {
+  const LevelNumbers textures[3][2] = {{{64, 0, 0, 1}, {64, 0, 0, 16}},
+                                       {{64, 64, 0, 1}, {64, 64, 0, 16}},
+                                       {{16, 16, 16, 1}, {16, 16, 16, 16}}};
+  std::ifstream f = open("special_grads.txt");
+  ASSERT_TRUE(f);
+  size_t lookups = 0, wrong = 0;
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream in(line);
+    std::string dims_word, aniso_word, anisotropy, arrow, bits;
+    in >> dims_word >> aniso_word >> anisotropy;
+    const unsigned dims = unsigned(dims_word[0] - '0');
+    float g[6] = {};
+    for (unsigned k = 0; k < 2 * dims; ++k) {
+      in >> bits;
+      g[k] = std::bit_cast<float>(uint32_t(std::stoul(bits, nullptr, 16)));
+    }
+    in >> arrow >> bits;
+    const float recorded = std::bit_cast<float>(uint32_t(std::stoul(bits, nullptr, 16)));
+    const float got = textures[dims - 1][anisotropy == "16:" ? 1 : 0].at(g, g + dims);
+    ++lookups;
+    if (got != recorded && wrong++ < 8) ADD_FAILURE() << line << ": ptxvm " << got;
+  }
+  EXPECT_EQ(lookups, 3072u);
+  EXPECT_EQ(wrong, 0u);
+}
+
+// special_grads3d.txt: "<w>x<h>x<d> (<n> levels) dd<x|y>.<x|y|z> NaN -> <value>": a NaN spans half
+// of its axis.
+TEST(TextureSpecialGradients, NaNInAVolumeSpansHalfTheAxis) {
+  std::ifstream f = open("special_grads3d.txt");
+  ASSERT_TRUE(f);
+  size_t lookups = 0;
+  for (std::string line; std::getline(f, line);) {
+    unsigned w, h, d;
+    char which[8], axis;
+    float recorded;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%ux%ux%u (%*u levels) %3s.%c NaN -> %f", &w, &h, &d, which, &axis, &recorded), 6)
+        << line;
+    const LevelNumbers t(w, h, d, 1);
+    float g[6] = {};
+    g[(which[2] == 'y' ? 3 : 0) + unsigned(axis - 'x')] = std::bit_cast<float>(0x7fc00000u);
+    EXPECT_EQ(t.at(g, g + 3), recorded) << line;
+    ++lookups;
+  }
+  EXPECT_EQ(lookups, 36u);
+}
+
+}  // namespace
+}  // namespace ptxvm::texture
