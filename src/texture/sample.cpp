@@ -757,12 +757,11 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   // 256ths of the weight. The stretch is rounded up to 1/256, then cut to 1/64 (filter probes part
   // 29: every footprint along an axis). Four or more samples step by the direction times the
   // stretch, each component cut towards −∞ to 1/64 of the level's texel (part 29: every one of 184
-  // footprints of a gradient axis at 48 angles; part 27: 400 of 432). Two samples (a ratio under 2)
-  // sit ±d/256 of an unstretched step out: that offset, signed as the direction is, is rounded to
-  // 1/128 of the level's texel, then stretched and cut towards −∞ (part 10: 219 of 225 footprints,
-  // the rest 1/256 off in the ratio; tests/hw/texture's "grad 2d" cases: a ratio just over 1 on
-  // level 2 puts both on the centre; part 26: 296 of 315 footprints on level 1, part 29: 754 of 960
-  // footprints, against 645 cutting each sample's offset towards 0).
+  // footprints of a gradient axis at 48 angles). Two samples (a ratio under 2) sit ±d/256 of an
+  // unstretched step out: the offset of the one at +d, direction times d/2 in 1/128 of the level's
+  // texel, is rounded half up (towards +∞), then stretched and cut towards −∞, and the one at −d
+  // is its negation (parts 10, 25, 26: every footprint; part 29: all but 8 of 960, against 754
+  // rounding the magnitude).
   auto take = [&](size_t level, int32_t x, int64_t stretch_u, int64_t share) {
     const Footprint fp = major_axis_samples(x);
     const double texel = std::ldexp(1.0, int(level));
@@ -773,7 +772,7 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
       for (unsigned d = 0; d < 2; ++d) {
         double offset;  // in the level's texels
         if (fp.n == 2) {
-          const double half = std::copysign(std::floor(std::fabs(direction[d] * fp.offset[k] / 2) + 0.5), direction[d]);
+          const double half = std::floor(direction[d] * std::fabs(double(fp.offset[k])) / 2 + 0.5);
           offset = std::floor(half * stretch) / 128 * (fp.offset[k] > 0 ? 1 : -1);
         } else {
           offset = std::floor(64 * direction[d] * stretch) / 64 * fp.offset[k] / 256;
