@@ -121,7 +121,10 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) 
     sum[i] = aligned_sum(x, y), difference[i] = lx >= ly ? aligned_sum(x, -y) : aligned_sum(y, -x);
   }
   const float ls = scaled_length(sum), ld = scaled_length(difference), l = std::max(ls, ld);
-  if (l > m.length) {
+  // The sum is the major axis also where its logarithm only ties the longer gradient's (the
+  // texture replay's "grad 2d ... aniso 16": an anisotropic footprint steps along it; the
+  // difference does not win such ties: its "u8x4 random" case).
+  if (l > m.length || (ls >= ld && ls > 0 && log2_steps(ls) == log2_steps(m.length))) {
     m.length = l;
     for (int i = 0; i < 3; ++i) m.v[i] = (ls >= ld ? sum : difference)[i] * (11.0f / 16);
   }
