@@ -96,25 +96,34 @@ TEST(TextureSpecialGradients, MatchTheH200) {
   EXPECT_EQ(wrong, 0u);
 }
 
-// special_grads3d.txt: "<w>x<h>x<d> (<n> levels) dd<x|y>.<x|y|z> NaN -> <value>": a NaN spans half
-// of its axis.
+// special_grads3d.txt: "<w>x<h>x<d> (<n> levels) dd<x|y>.<x|y|z> NaN[, dd<x|y>.<x|y|z> <v>] ->
+// <value>": a NaN component alone, and with one other component set to v (normalized units) in
+// the 16^3 texture. A NaN spans half of its axis.
 TEST(TextureSpecialGradients, NaNInAVolumeSpansHalfTheAxis) {
   std::ifstream f = open("special_grads3d.txt");
   ASSERT_TRUE(f);
+  auto component = [](const char* name, char axis) { return (name[2] == 'y' ? 3u : 0u) + unsigned(axis - 'x'); };
   size_t lookups = 0;
   for (std::string line; std::getline(f, line);) {
     unsigned w, h, d;
-    char which[8], axis;
-    float recorded;
-    ASSERT_EQ(std::sscanf(line.c_str(), "%ux%ux%u (%*u levels) %3s.%c NaN -> %f", &w, &h, &d, which, &axis, &recorded), 6)
-        << line;
+    char which[8], axis, other[8] = "", other_axis = 'x';
+    float value = 0, recorded;
+    const bool alone =
+        std::sscanf(line.c_str(), "%ux%ux%u (%*u levels) %3s.%c NaN -> %f", &w, &h, &d, which, &axis, &recorded) == 6;
+    if (!alone)
+      ASSERT_EQ(std::sscanf(line.c_str(), "%ux%ux%u (%*u levels) %3s.%c NaN, %3s.%c %f -> %f", &w, &h, &d, which, &axis,
+                            other, &other_axis, &value, &recorded),
+                9)
+          << line;
     const LevelNumbers t(w, h, d, 1);
+    const float size[3] = {float(w), float(h), float(d)};
     float g[6] = {};
-    g[(which[2] == 'y' ? 3 : 0) + unsigned(axis - 'x')] = std::bit_cast<float>(0x7fc00000u);
+    if (!alone) g[component(other, other_axis)] = value * size[unsigned(other_axis - 'x')];
+    g[component(which, axis)] = std::bit_cast<float>(0x7fc00000u);
     EXPECT_EQ(t.at(g, g + 3), recorded) << line;
     ++lookups;
   }
-  EXPECT_EQ(lookups, 36u);
+  EXPECT_EQ(lookups, 216u);
 }
 
 }  // namespace
