@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aniso_area_inputs.h"
+#include "level_numbers.h"
 
 __global__ void sample(cudaTextureObject_t t, const aniso_area::Lookup* in, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -18,47 +19,12 @@ __global__ void sample(cudaTextureObject_t t, const aniso_area::Lookup* in, floa
 
 int main(int argc, char** argv) {
   if (argc != 2) return std::fprintf(stderr, "usage: aniso_area OUT.bin\n"), 2;
-  const int size = 1024, levels = 11;
-  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-  cudaMipmappedArray_t mip;
-  cudaMallocMipmappedArray(&mip, &f, make_cudaExtent(size, size, 0), levels);
-  for (int l = 0; l < levels; ++l) {
-    cudaArray_t level;
-    cudaGetMipmappedArrayLevel(&level, mip, l);
-    const int s = size >> l;
-    std::vector<float> v(size_t(s) * s, float(l));
-    cudaMemcpy2DToArray(level, 0, 0, v.data(), s * 4, s * 4, s, cudaMemcpyHostToDevice);
-  }
-  cudaResourceDesc r = {};
-  r.resType = cudaResourceTypeMipmappedArray;
-  r.res.mipmap.mipmap = mip;
-  cudaTextureDesc td = {};
-  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.mipmapFilterMode = cudaFilterModeLinear;
-  td.readMode = cudaReadModeElementType;
-  td.normalizedCoords = 1;
-  td.maxMipmapLevelClamp = levels - 1;
-  td.maxAnisotropy = 16;
-  td.disableTrilinearOptimization = 1;
-  cudaTextureObject_t t;
-  cudaCreateTextureObject(&t, &r, &td, nullptr);
-  const std::vector<aniso_area::Lookup> in = aniso_area::lookups();
-  const int n = int(in.size());
-  aniso_area::Lookup* din;
-  float* dout;
-  cudaMalloc(&din, in.size() * sizeof in[0]);
-  cudaMalloc(&dout, in.size() * sizeof(float));
-  cudaMemcpy(din, in.data(), in.size() * sizeof in[0], cudaMemcpyHostToDevice);
-  sample<<<(n + 255) / 256, 256>>>(t, din, dout, n);
-  std::vector<float> out(in.size());
-  cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost);
-  if (cudaGetLastError() != cudaSuccess) return std::fprintf(stderr, "CUDA error\n"), 1;
-  FILE* file = std::fopen(argv[1], "wb");
-  const uint32_t count = uint32_t(n);
-  std::fwrite(&count, 4, 1, file);
-  std::fwrite(out.data(), 4, out.size(), file);
-  std::fclose(file);
-  std::printf("%d lookups\n", n);
+  const int levels = 11;
+  const cudaTextureObject_t t = level_number_texture(level_numbers(1024, 1024, 0, levels), levels, 16, true);
+  const std::vector<float> out = run_lookups(aniso_area::lookups(), [&](const aniso_area::Lookup* in, float* o, int n) {
+    sample<<<(n + 255) / 256, 256>>>(t, in, o, n);
+  });
+  if (!write_results(argv[1], out)) return std::fprintf(stderr, "CUDA error\n"), 1;
+  std::printf("%zu lookups\n", out.size());
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "level_numbers.h"
 #include "lod3d_dense_inputs.h"
 
 __global__ void sample(cudaTextureObject_t t, const lod3d_dense::Lookup* in, float* out, int n) {
@@ -19,51 +20,13 @@ __global__ void sample(cudaTextureObject_t t, const lod3d_dense::Lookup* in, flo
 
 int main(int argc, char** argv) {
   if (argc != 2) return std::fprintf(stderr, "usage: lod3d_dense OUT.bin\n"), 2;
-  const int size = 128, levels = 8;
-  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-  cudaMipmappedArray_t mip;
-  cudaMallocMipmappedArray(&mip, &f, make_cudaExtent(size, size, size), levels);
-  for (int l = 0; l < levels; ++l) {
-    cudaArray_t level;
-    cudaGetMipmappedArrayLevel(&level, mip, l);
-    const int s = size >> l;
-    std::vector<float> v(size_t(s) * s * s, float(l));
-    cudaMemcpy3DParms p = {};
-    p.srcPtr = make_cudaPitchedPtr(v.data(), s * 4, s, s);
-    p.dstArray = level;
-    p.extent = make_cudaExtent(s, s, s);
-    p.kind = cudaMemcpyHostToDevice;
-    cudaMemcpy3D(&p);
-  }
-  cudaResourceDesc r = {};
-  r.resType = cudaResourceTypeMipmappedArray;
-  r.res.mipmap.mipmap = mip;
-  cudaTextureDesc td = {};
-  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.mipmapFilterMode = cudaFilterModeLinear;
-  td.readMode = cudaReadModeElementType;
-  td.normalizedCoords = 1;
-  td.maxMipmapLevelClamp = levels - 1;
-  td.maxAnisotropy = 1;
-  cudaTextureObject_t t;
-  cudaCreateTextureObject(&t, &r, &td, nullptr);
-  const std::vector<lod3d_dense::Lookup> in = lod3d_dense::lookups();
-  const int n = int(in.size());
-  lod3d_dense::Lookup* din;
-  float* dout;
-  cudaMalloc(&din, in.size() * sizeof in[0]);
-  cudaMalloc(&dout, in.size() * sizeof(float));
-  cudaMemcpy(din, in.data(), in.size() * sizeof in[0], cudaMemcpyHostToDevice);
-  sample<<<(n + 255) / 256, 256>>>(t, din, dout, n);
-  std::vector<float> out(in.size());
-  cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost);
-  if (cudaGetLastError() != cudaSuccess) return std::fprintf(stderr, "CUDA error\n"), 1;
-  FILE* file = std::fopen(argv[1], "wb");
-  const uint32_t count = uint32_t(n);
-  std::fwrite(&count, 4, 1, file);
-  std::fwrite(out.data(), 4, out.size(), file);
-  std::fclose(file);
-  std::printf("%d lookups\n", n);
+  const int levels = 8;
+  const cudaTextureObject_t t = level_number_texture(level_numbers(128, 128, 128, levels), levels, 1, false);
+  const std::vector<float> out =
+      run_lookups(lod3d_dense::lookups(), [&](const lod3d_dense::Lookup* in, float* o, int n) {
+        sample<<<(n + 255) / 256, 256>>>(t, in, o, n);
+      });
+  if (!write_results(argv[1], out)) return std::fprintf(stderr, "CUDA error\n"), 1;
+  std::printf("%zu lookups\n", out.size());
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "level_numbers.h"
 #include "lod_dense_inputs.h"
 
 __global__ void sample(const cudaTextureObject_t* t, const lod_dense::Lookup* in, float* out, int n) {
@@ -18,52 +19,18 @@ __global__ void sample(const cudaTextureObject_t* t, const lod_dense::Lookup* in
 
 int main(int argc, char** argv) {
   if (argc != 2) return std::fprintf(stderr, "usage: lod_dense OUT.bin\n"), 2;
-  const int size = 1024, levels = 11;
-  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-  cudaMipmappedArray_t mip;
-  cudaMallocMipmappedArray(&mip, &f, make_cudaExtent(size, size, 0), levels);
-  for (int l = 0; l < levels; ++l) {
-    cudaArray_t level;
-    cudaGetMipmappedArrayLevel(&level, mip, l);
-    const int s = size >> l;
-    std::vector<float> v(size_t(s) * s, float(l));
-    cudaMemcpy2DToArray(level, 0, 0, v.data(), s * 4, s * 4, s, cudaMemcpyHostToDevice);
-  }
-  cudaResourceDesc r = {};
-  r.resType = cudaResourceTypeMipmappedArray;
-  r.res.mipmap.mipmap = mip;
-  cudaTextureObject_t objects[2];
-  for (int k = 0; k < 2; ++k) {
-    cudaTextureDesc td = {};
-    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-    td.filterMode = cudaFilterModeLinear;
-    td.mipmapFilterMode = cudaFilterModeLinear;
-    td.readMode = cudaReadModeElementType;
-    td.normalizedCoords = 1;
-    td.maxMipmapLevelClamp = levels - 1;
-    td.maxAnisotropy = k == 0 ? 1 : 16;
-    td.disableTrilinearOptimization = k;
-    cudaCreateTextureObject(&objects[k], &r, &td, nullptr);
-  }
-  const std::vector<lod_dense::Lookup> in = lod_dense::lookups();
-  const int n = int(in.size());
+  const int levels = 11;
+  const cudaMipmappedArray_t m = level_numbers(1024, 1024, 0, levels);
+  // sampler 0: max anisotropy 1; 1: 16 with the trilinear optimization off
+  const cudaTextureObject_t objects[2] = {level_number_texture(m, levels, 1, false),
+                                          level_number_texture(m, levels, 16, true)};
   cudaTextureObject_t* dt;
-  lod_dense::Lookup* din;
-  float* dout;
   cudaMalloc(&dt, sizeof objects);
-  cudaMalloc(&din, in.size() * sizeof in[0]);
-  cudaMalloc(&dout, in.size() * sizeof(float));
   cudaMemcpy(dt, objects, sizeof objects, cudaMemcpyHostToDevice);
-  cudaMemcpy(din, in.data(), in.size() * sizeof in[0], cudaMemcpyHostToDevice);
-  sample<<<(n + 255) / 256, 256>>>(dt, din, dout, n);
-  std::vector<float> out(in.size());
-  cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost);
-  if (cudaGetLastError() != cudaSuccess) return std::fprintf(stderr, "CUDA error\n"), 1;
-  FILE* file = std::fopen(argv[1], "wb");
-  const uint32_t count = uint32_t(n);
-  std::fwrite(&count, 4, 1, file);
-  std::fwrite(out.data(), 4, out.size(), file);
-  std::fclose(file);
-  std::printf("%d lookups\n", n);
+  const std::vector<float> out = run_lookups(lod_dense::lookups(), [&](const lod_dense::Lookup* in, float* o, int n) {
+    sample<<<(n + 255) / 256, 256>>>(dt, in, o, n);
+  });
+  if (!write_results(argv[1], out)) return std::fprintf(stderr, "CUDA error\n"), 1;
+  std::printf("%zu lookups\n", out.size());
   return 0;
 }

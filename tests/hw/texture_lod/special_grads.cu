@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "level_numbers.h"
+
 struct Probe {
   int dims, sampler;  // sampler 0: max anisotropy 1, 1: 16
   float g[6];         // ddx then ddy, dims components each, in texels
@@ -31,58 +33,13 @@ __global__ void sample(const cudaTextureObject_t* t, const Probe* in, float* out
   }
 }
 
-cudaTextureObject_t make(cudaMipmappedArray_t m, int anisotropy, int levels) {
-  cudaResourceDesc r = {};
-  r.resType = cudaResourceTypeMipmappedArray;
-  r.res.mipmap.mipmap = m;
-  cudaTextureDesc td = {};
-  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.mipmapFilterMode = cudaFilterModeLinear;
-  td.readMode = cudaReadModeElementType;
-  td.normalizedCoords = 1;
-  td.maxMipmapLevelClamp = float(levels - 1);
-  td.maxAnisotropy = anisotropy;
-  td.disableTrilinearOptimization = 1;
-  cudaTextureObject_t t;
-  cudaCreateTextureObject(&t, &r, &td, nullptr);
-  return t;
-}
-
 int main() {
   const int n1 = 64, l1 = 7, n2 = 64, l2 = 7, n3 = 16, l3 = 5;
-  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-  cudaMipmappedArray_t m1, m2, m3;
-  cudaMallocMipmappedArray(&m1, &f, make_cudaExtent(n1, 0, 0), l1);
-  cudaMallocMipmappedArray(&m2, &f, make_cudaExtent(n2, n2, 0), l2);
-  cudaMallocMipmappedArray(&m3, &f, make_cudaExtent(n3, n3, n3), l3);
-  for (int l = 0; l < l1; ++l) {
-    cudaArray_t a;
-    cudaGetMipmappedArrayLevel(&a, m1, l);
-    std::vector<float> v(size_t(n1 >> l), float(l));
-    cudaMemcpy2DToArray(a, 0, 0, v.data(), v.size() * 4, v.size() * 4, 1, cudaMemcpyHostToDevice);
-  }
-  for (int l = 0; l < l2; ++l) {
-    cudaArray_t a;
-    cudaGetMipmappedArrayLevel(&a, m2, l);
-    const int s = n2 >> l;
-    std::vector<float> v(size_t(s) * s, float(l));
-    cudaMemcpy2DToArray(a, 0, 0, v.data(), s * 4, s * 4, s, cudaMemcpyHostToDevice);
-  }
-  for (int l = 0; l < l3; ++l) {
-    cudaArray_t a;
-    cudaGetMipmappedArrayLevel(&a, m3, l);
-    const int s = n3 >> l;
-    std::vector<float> v(size_t(s) * s * s, float(l));
-    cudaMemcpy3DParms p = {};
-    p.srcPtr = make_cudaPitchedPtr(v.data(), s * 4, s, s);
-    p.dstArray = a;
-    p.extent = make_cudaExtent(s, s, s);
-    p.kind = cudaMemcpyHostToDevice;
-    cudaMemcpy3D(&p);
-  }
-  cudaTextureObject_t objects[6] = {make(m1, 1, l1), make(m1, 16, l1), make(m2, 1, l2),
-                                    make(m2, 16, l2), make(m3, 1, l3), make(m3, 16, l3)};
+  const cudaMipmappedArray_t m1 = level_numbers(n1, 0, 0, l1), m2 = level_numbers(n2, n2, 0, l2),
+                             m3 = level_numbers(n3, n3, n3, l3);
+  cudaTextureObject_t objects[6] = {level_number_texture(m1, l1, 1, true),  level_number_texture(m1, l1, 16, true),
+                                    level_number_texture(m2, l2, 1, true),  level_number_texture(m2, l2, 16, true),
+                                    level_number_texture(m3, l3, 1, true),  level_number_texture(m3, l3, 16, true)};
   float nan, inf, denormal;
   const uint32_t bits[3] = {0x7fc00000u, 0x7f800000u, 0x00000100u};
   std::memcpy(&nan, &bits[0], 4), std::memcpy(&inf, &bits[1], 4), std::memcpy(&denormal, &bits[2], 4);
@@ -101,16 +58,11 @@ int main() {
           }
   const int n = int(in.size());
   cudaTextureObject_t* dt;
-  Probe* din;
-  float* dout;
   cudaMalloc(&dt, sizeof objects);
-  cudaMalloc(&din, in.size() * sizeof(Probe));
-  cudaMalloc(&dout, in.size() * sizeof(float));
   cudaMemcpy(dt, objects, sizeof objects, cudaMemcpyHostToDevice);
-  cudaMemcpy(din, in.data(), in.size() * sizeof(Probe), cudaMemcpyHostToDevice);
-  sample<<<(n + 127) / 128, 128>>>(dt, din, dout, n, float(n1), float(n2), float(n3));
-  std::vector<float> out(in.size());
-  cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost);
+  const std::vector<float> out = run_lookups(in, [&](const Probe* d_in, float* o, int count) {
+    sample<<<(count + 127) / 128, 128>>>(dt, d_in, o, count, float(n1), float(n2), float(n3));
+  });
   if (cudaGetLastError() != cudaSuccess) return std::fprintf(stderr, "CUDA error\n"), 1;
   for (int i = 0; i < n; ++i) {
     const Probe& p = in[i];

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "level_numbers.h"
+
 __global__ void sample(cudaTextureObject_t t, int which, int other, float value, float* out) {
   float g[6] = {0, 0, 0, 0, 0, 0};
   if (other >= 0) g[other] = value;
@@ -22,34 +24,7 @@ int main() {
   for (const auto& s : shapes) {
     int levels = 1;
     while ((std::max(std::max(s[0], s[1]), s[2]) >> levels) > 0) ++levels;
-    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-    cudaMipmappedArray_t m;
-    cudaMallocMipmappedArray(&m, &f, make_cudaExtent(s[0], s[1], s[2]), levels);
-    for (int l = 0; l < levels; ++l) {
-      cudaArray_t a;
-      cudaGetMipmappedArrayLevel(&a, m, l);
-      const int w = std::max(s[0] >> l, 1), h = std::max(s[1] >> l, 1), d = std::max(s[2] >> l, 1);
-      std::vector<float> v(size_t(w) * h * d, float(l));
-      cudaMemcpy3DParms p = {};
-      p.srcPtr = make_cudaPitchedPtr(v.data(), w * 4, w, h);
-      p.dstArray = a;
-      p.extent = make_cudaExtent(w, h, d);
-      p.kind = cudaMemcpyHostToDevice;
-      cudaMemcpy3D(&p);
-    }
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeMipmappedArray;
-    r.res.mipmap.mipmap = m;
-    cudaTextureDesc td = {};
-    td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-    td.filterMode = cudaFilterModeLinear;
-    td.mipmapFilterMode = cudaFilterModeLinear;
-    td.readMode = cudaReadModeElementType;
-    td.normalizedCoords = 1;
-    td.maxMipmapLevelClamp = float(levels - 1);
-    td.maxAnisotropy = 1;
-    cudaTextureObject_t t;
-    cudaCreateTextureObject(&t, &r, &td, nullptr);
+    const cudaTextureObject_t t = level_number_texture(level_numbers(s[0], s[1], s[2], levels), levels, 1, false);
     for (int which = 0; which < 6; ++which) {
       sample<<<1, 1>>>(t, which, -1, 0, out);
       float v;
