@@ -497,11 +497,13 @@ TexelGradients texel_gradients(const Object& tex, const Image& base, const Looku
   for (unsigned d = 0; d < coordinate_count(at.geometry); ++d) {
     if (tex.sampler.normalized_coordinates) g.scale[d] = float(size[d]);
     g.ddx[d] = at.ddx[d] * g.scale[d], g.ddy[d] = at.ddy[d] * g.scale[d];
-    // In a 3D image a NaN component spans half the axis (tests/hw/texture_lod/special_grads3d.txt:
-    // every size and axis); elsewhere it counts as 0 (level_of_detail.cpp, significant).
+    // In a 3D image a gradient is followed to its end, coordinate plus gradient, and a NaN end is
+    // 0: the component spans from the coordinate back to 0 (tests/hw/texture_lod/special_grads3d
+    // at the centre: half of every axis; tests/hw/texture's "grad 3d" lookups off it); elsewhere a
+    // NaN component counts as 0 (level_of_detail.cpp, significant).
     if (at.geometry == Geometry::D3) {
-      if (std::isnan(at.ddx[d])) g.ddx[d] = 0.5f * float(size[d]);
-      if (std::isnan(at.ddy[d])) g.ddy[d] = 0.5f * float(size[d]);
+      if (std::isnan(at.ddx[d])) g.ddx[d] = -at.f[d] * g.scale[d];
+      if (std::isnan(at.ddy[d])) g.ddy[d] = -at.f[d] * g.scale[d];
     }
   }
   return g;

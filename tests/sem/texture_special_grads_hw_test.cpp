@@ -3,6 +3,7 @@
 // and 16) and special_grads3d.txt (a NaN component in 3D images of several shapes), replayed through
 // ptxvm's sampler on textures whose levels hold their own index, so that the value read is the
 // level chosen. PTX §9.7.10.3 (001_23fdd5978b24a3ed.txt).
+// (tests/hw/texture's "grad 3d" cases check the NaN rule off the centre.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -98,8 +99,9 @@ TEST(TextureSpecialGradients, MatchTheH200) {
 
 // special_grads3d.txt: "<w>x<h>x<d> (<n> levels) dd<x|y>.<x|y|z> NaN[, dd<x|y>.<x|y|z> <v>] ->
 // <value>": a NaN component alone, and with one other component set to v (normalized units) in
-// the 16^3 texture. A NaN spans half of its axis.
-TEST(TextureSpecialGradients, NaNInAVolumeSpansHalfTheAxis) {
+// the 16^3 texture, at the centre. The gradient's end is NaN there, read as 0: the component spans
+// half of its axis.
+TEST(TextureSpecialGradients, NaNInAVolumeEndsAtZero) {
   std::ifstream f = open("special_grads3d.txt");
   ASSERT_TRUE(f);
   auto component = [](const char* name, char axis) { return (name[2] == 'y' ? 3u : 0u) + unsigned(axis - 'x'); };
