@@ -29,6 +29,26 @@ inline cudaMipmappedArray_t level_numbers(int w, int h, int d, int levels) {
   return m;
 }
 
+// A cube map of size x size faces, `levels` levels, level l filled with l.
+inline cudaMipmappedArray_t level_number_cube(int size, int levels) {
+  const cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+  cudaMipmappedArray_t m;
+  cudaMallocMipmappedArray(&m, &f, make_cudaExtent(size, size, 6), levels, cudaArrayCubemap);
+  for (int l = 0; l < levels; ++l) {
+    cudaArray_t a;
+    cudaGetMipmappedArrayLevel(&a, m, l);
+    const int n = std::max(size >> l, 1);
+    std::vector<float> v(size_t(n) * n * 6, float(l));
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(v.data(), n * 4, n, n);
+    p.dstArray = a;
+    p.extent = make_cudaExtent(n, n, 6);
+    p.kind = cudaMemcpyHostToDevice;
+    cudaMemcpy3D(&p);
+  }
+  return m;
+}
+
 // A texture object over it: clamp, linear with a linear mip filter, normalized coordinates, the
 // given max anisotropy, and the trilinear optimization off where `exact_trilinear`.
 inline cudaTextureObject_t level_number_texture(cudaMipmappedArray_t m, int levels, int anisotropy,
