@@ -39,12 +39,14 @@ Face cube_face(float x, float y, float z) {
 
 namespace {
 
+// Each face's (sc, tc, ma) as ± axes of (x, y, z).
+constexpr int8_t kMap[6][3][3] = {
+    {{0, 0, -1}, {0, -1, 0}, {1, 0, 0}}, {{0, 0, 1}, {0, -1, 0}, {-1, 0, 0}}, {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+    {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}}, {{1, 0, 0}, {0, -1, 0}, {0, 0, 1}}, {{-1, 0, 0}, {0, -1, 0}, {0, 0, -1}}};
+
 // (sc, tc) / |ma| of a point as face `face` maps it, in [-1, 1] on the face.
 std::array<double, 2> on_face(uint32_t face, const Point& v) {
   const double x = v[0], y = v[1], z = v[2];
-  static constexpr int8_t kMap[6][3][3] = {  // rows sc, tc, ma as ± axes of (x, y, z)
-      {{0, 0, -1}, {0, -1, 0}, {1, 0, 0}}, {{0, 0, 1}, {0, -1, 0}, {-1, 0, 0}}, {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
-      {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}}, {{1, 0, 0}, {0, -1, 0}, {0, 0, 1}}, {{-1, 0, 0}, {0, -1, 0}, {0, 0, -1}}};
   double r[3];
   for (int k = 0; k < 3; ++k) r[k] = kMap[face][k][0] * x + kMap[face][k][1] * y + kMap[face][k][2] * z;
   return {r[0] / std::fabs(r[2]), r[1] / std::fabs(r[2])};
@@ -78,15 +80,28 @@ FaceGradients face_gradients(const std::array<float, 3>& direction, const std::a
   // NaN component as 0: the H100, tests/hw/texture's "grad cube" lookup with a NaN gradient).
   auto project = [&](const std::array<float, 3>& g, float (&o)[3]) {
     const Point q = readable({float(float(p[0]) + g[0]), float(float(p[1]) + g[1]), float(float(p[2]) + g[2])});
-    const uint32_t other = cube_face(float(q[0]), float(q[1]), float(q[2])).face;
+    uint32_t other = cube_face(float(q[0]), float(q[1]), float(q[2])).face;
+    // The end leaves the face only where another axis is strictly longer (an end on the edge stays:
+    // tests/hw/texture_lod/cube_edge.bin.xz).
+    const unsigned k = f.face / 2;
+    if (std::fabs(q[k]) >= std::fabs(q[other / 2]) && (q[k] < 0) == (f.face % 2 == 1)) other = f.face;
     out.crosses_edge |= other != f.face;
     const std::optional<std::array<double, 2>> to = unfolded(f.face, q, other);
     if (!to) {  // through the cube onto the opposite face (unmeasured): the whole cube
       o[0] = std::numeric_limits<float>::infinity();
       return;
     }
-    o[0] = float(((*to)[0] - from[0]) * half);
-    o[1] = float(((*to)[1] - from[1]) * half);
+    std::array<double, 2> start = from;
+    if (other != f.face) {
+      // Across an edge the start's distance to that edge is cut to 2^-10 of the face's half width
+      // (tests/hw/texture_lod/cube_edge.bin.xz, 64-texel faces: every one of 16,384 levels, where
+      // that is 1/32 texel; tests/hw/texture's 8-texel cubes: it is not 1/32 texel there).
+      const unsigned c = kMap[f.face][0][other / 2] != 0 ? 0 : 1;  // the across-edge coordinate
+      const double edge = (*to)[c] < 0 ? -1 : 1;
+      start[c] = edge - edge * std::floor(std::fabs(edge - from[c]) * 1024) / 1024;
+    }
+    o[0] = float(((*to)[0] - start[0]) * half);
+    o[1] = float(((*to)[1] - start[1]) * half);
   };
   project(ddx, out.ddx);
   project(ddy, out.ddy);
