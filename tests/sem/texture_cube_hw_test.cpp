@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../hw/texture_lod/cube_edge_inputs.h"
+#include "../hw/texture_lod/cube_edges_inputs.h"
 #include "hw_records.h"
 #include "texture/sample.h"
 
@@ -144,25 +145,35 @@ TEST(TextureCubeGradients, FootprintsMatchTheH200) {
   EXPECT_EQ(wrong, 0u);
 }
 
-// tests/hw/texture_lod/cube_edge.bin.xz: gradients whose end sweeps across the edge of face +x onto
-// face +y, the level each gives (every 1/256 of direction-space length from 0 to 4, four directions,
-// four sideways components): level for level.
-TEST(TextureCubeGradients, EdgeCrossingsMatchTheH200) {
-  const std::string bytes = test::read_xz(
-      (std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod/cube_edge.bin.xz").string());
-  const std::vector<cube_edge::Lookup> in = cube_edge::lookups();
-  ASSERT_EQ(bytes.size(), 4 + 4 * in.size());
+// The levels of a texture_lod probe of single gradients on a 64 x 64 level-number cube (one f32
+// per lookup after a uint32 count) that ptxvm does not reproduce.
+template <typename Lookup>
+size_t level_misses(const char* file, const std::vector<Lookup>& in) {
+  const std::string bytes =
+      test::read_xz((std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod" / file).string());
+  EXPECT_EQ(bytes.size(), 4 + 4 * in.size());
+  if (bytes.size() != 4 + 4 * in.size()) return in.size();
   const Cube cube(7, 1, [](uint32_t l, uint32_t, uint32_t, uint32_t) { return float(l); });
   size_t wrong = 0;
   for (size_t i = 0; i < in.size(); ++i) {
     float recorded;
     std::memcpy(&recorded, bytes.data() + 4 + 4 * i, 4);
-    const cube_edge::Lookup& l = in[i];
+    const Lookup& l = in[i];
     const float got = cube.at({l.dir[0], l.dir[1], l.dir[2]}, {l.ddx[0], l.ddx[1], l.ddx[2]}, {0, 0, 0});
     wrong += got != recorded;
   }
-  std::printf("cube edge crossings: %zu of %zu levels are the H200's\n", in.size() - wrong, in.size());
-  EXPECT_EQ(wrong, 0u);
+  std::printf("%s: %zu of %zu levels are the H200's\n", file, in.size() - wrong, in.size());
+  return wrong;
+}
+
+// tests/hw/texture_lod/cube_edge.bin.xz: gradients whose end sweeps across the edge of face +x onto
+// face +y, the level each gives (every 1/256 of direction-space length from 0 to 4, four directions,
+// four sideways components): level for level. cube_edges.bin.xz: from two points of every face
+// across each of its four edges; the crossings along a negative axis do not follow the same cut
+// (tests/hw/texture_lod/README.md): the count may only fall.
+TEST(TextureCubeGradients, EdgeCrossingsMatchTheH200) {
+  EXPECT_EQ(level_misses("cube_edge.bin.xz", cube_edge::lookups()), 0u);
+  EXPECT_LE(level_misses("cube_edges.bin.xz", cube_edges::lookups()), 258u);
 }
 
 }  // namespace
