@@ -91,17 +91,24 @@ FaceGradients face_gradients(const std::array<float, 3>& direction, const std::a
       o[0] = std::numeric_limits<float>::infinity();
       return;
     }
-    std::array<double, 2> start = from;
+    std::array<double, 2> start = from, end = *to;
     if (other != f.face) {
-      // Across an edge the start's distance to that edge is cut to 2^-10 of the face's half width
-      // (tests/hw/texture_lod/cube_edge.bin.xz, 64-texel faces: every one of 16,384 levels, where
-      // that is 1/32 texel; tests/hw/texture's 8-texel cubes: it is not 1/32 texel there).
+      // Across an edge the start's distance to that edge and the end's distance beyond it are each
+      // cut to 10 significant bits (in the face's [-1, 1] units) before they are subtracted
+      // (tests/hw/texture_lod/cube_edge.bin.xz and cube_edges.bin.xz: every one of 28,672 levels,
+      // every edge of every face; helpers found the rule from the misses).
+      auto cut10 = [](double x) {  // x >= 0 cut to 10 significant bits
+        int e;
+        const double m = std::frexp(x, &e);
+        return std::ldexp(std::floor(m * 1024) / 1024, e);
+      };
       const unsigned c = kMap[f.face][0][other / 2] != 0 ? 0 : 1;  // the across-edge coordinate
       const double edge = (*to)[c] < 0 ? -1 : 1;
-      start[c] = edge - edge * std::floor(std::fabs(edge - from[c]) * 1024) / 1024;
+      start[c] = edge - edge * cut10(std::fabs(edge - from[c]));
+      end[c] = edge + edge * cut10(std::fabs((*to)[c]) - 1);
     }
-    o[0] = float(((*to)[0] - start[0]) * half);
-    o[1] = float(((*to)[1] - start[1]) * half);
+    o[0] = float((end[0] - start[0]) * half);
+    o[1] = float((end[1] - start[1]) * half);
   };
   project(ddx, out.ddx);
   project(ddy, out.ddy);

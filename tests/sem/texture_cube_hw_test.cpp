@@ -70,35 +70,26 @@ struct Cube {
 };
 
 // The level of detail: one record of inputs, then the levels chosen with each max anisotropy.
-// Everything but the last 1/256 of 6 levels of 4,320 (gradients whose end crosses an edge) is the
-// H200's, with every max anisotropy; the counts of misses may only fall.
+// Every level is the H200's, with every max anisotropy.
 TEST(TextureCubeGradients, LevelOfDetailMatchesTheH200) {
   const std::vector<Record> rs = records();
   ASSERT_EQ(rs.size(), 327u);
   const std::vector<float>& in = rs[0].v;
   ASSERT_EQ(in.size(), 4320u * 12);
-  const size_t limit = 6;  // misses with each max anisotropy
   for (size_t k = 1; k <= 5; ++k) {
     const Record& r = rs[k];
     ASSERT_EQ(r.part, 21u);
     const Cube cube(7, uint32_t(r.anisotropy), [](uint32_t l, uint32_t, uint32_t, uint32_t) { return float(l); });
-    size_t wrong = 0, far = 0;
+    size_t wrong = 0;
     for (size_t i = 0; i < r.v.size(); ++i) {
       const float* p = &in[12 * i];
       const float got = cube.at({p[0], p[1], p[2]}, {p[4], p[5], p[6]}, {p[8], p[9], p[10]});
-      if (got != r.v[i]) {
-        ++wrong;
-        if (std::fabs(got - r.v[i]) > 2.0f / 256) {
-          ++far;
-          ADD_FAILURE() << "max anisotropy " << r.anisotropy << ", lookup " << i << ": ptxvm " << got << ", H200 "
-                        << r.v[i];
-        }
-      }
+      if (got != r.v[i] && wrong++ < 4)
+        ADD_FAILURE() << "max anisotropy " << r.anisotropy << ", lookup " << i << ": ptxvm " << got << ", H200 " << r.v[i];
     }
     std::printf("cube tex.grad levels, max anisotropy %g: %zu of %zu are the H200's\n", r.anisotropy,
                 r.v.size() - wrong, r.v.size());
-    EXPECT_LE(wrong, limit);
-    EXPECT_EQ(far, 0u);
+    EXPECT_EQ(wrong, 0u);
   }
 }
 
@@ -168,12 +159,11 @@ size_t level_misses(const char* file, const std::vector<Lookup>& in) {
 
 // tests/hw/texture_lod/cube_edge.bin.xz: gradients whose end sweeps across the edge of face +x onto
 // face +y, the level each gives (every 1/256 of direction-space length from 0 to 4, four directions,
-// four sideways components): level for level. cube_edges.bin.xz: from two points of every face
-// across each of its four edges; the crossings along a negative axis do not follow the same cut
-// (tests/hw/texture_lod/README.md): the count may only fall.
+// four sideways components), and cube_edges.bin.xz (from two points of every face across each of
+// its four edges): level for level.
 TEST(TextureCubeGradients, EdgeCrossingsMatchTheH200) {
   EXPECT_EQ(level_misses("cube_edge.bin.xz", cube_edge::lookups()), 0u);
-  EXPECT_LE(level_misses("cube_edges.bin.xz", cube_edges::lookups()), 258u);
+  EXPECT_EQ(level_misses("cube_edges.bin.xz", cube_edges::lookups()), 0u);
 }
 
 }  // namespace
