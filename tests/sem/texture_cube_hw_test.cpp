@@ -168,8 +168,8 @@ TEST(TextureCubeGradients, EdgeCrossingsMatchTheH200) {
 }
 
 // tests/hw/texture_lod/cube_quotient.bin.xz: point lookups whose face coordinate is exactly a texel
-// edge, for every |ma| in [1, 2) in 1/1024 steps: the H200's quotient lands below the edge for some
-// (an inexact sc/|ma|, not yet modelled); the count of misses may only fall.
+// edge, for every |ma| in [1, 2) in 1/1024 steps: the H200's sc/|ma| (the SFU's reciprocal times sc)
+// lands below the edge for 2,300 of them; texel for texel.
 TEST(TextureCubeGradients, FaceCoordinatesOnTexelEdgesMatchTheH200) {
   const std::string bytes = test::read_xz(
       (std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod/cube_quotient.bin.xz").string());
@@ -185,7 +185,7 @@ TEST(TextureCubeGradients, FaceCoordinatesOnTexelEdgesMatchTheH200) {
     wrong += cube.at({l.dir[0], l.dir[1], l.dir[2]}, {0, 0, 0}, {0, 0, 0}) != recorded;
   }
   std::printf("cube face coordinates on texel edges: %zu of %zu texels are the H200's\n", in.size() - wrong, in.size());
-  EXPECT_LE(wrong, 2300u);
+  EXPECT_EQ(wrong, 0u);
 }
 
 }  // namespace
