@@ -1,12 +1,11 @@
 #include "texture/cube.h"
 
 #include <bit>
-
-#include "numeric/sfu.h"
-
 #include <cmath>
 #include <limits>
 #include <optional>
+
+#include "numeric/sfu.h"
 
 namespace ptxvm::texture {
 
