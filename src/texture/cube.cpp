@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "numeric/sfu.h"
+#include "texture/level_of_detail.h"
 
 namespace ptxvm::texture {
 
@@ -106,15 +107,11 @@ FaceGradients face_gradients(const std::array<float, 3>& direction, const std::a
       // cut to 10 significant bits (in the face's [-1, 1] units) before they are subtracted
       // (tests/hw/texture_lod/cube_edge.bin.xz and cube_edges.bin.xz: every one of 28,672 levels,
       // every edge of every face; helpers found the rule from the misses).
-      auto cut10 = [](double x) {  // x >= 0 cut to 10 significant bits
-        int e;
-        const double m = std::frexp(x, &e);
-        return std::ldexp(std::floor(m * 1024) / 1024, e);
-      };
       const unsigned c = kMap[f.face][0][other / 2] != 0 ? 0 : 1;  // the across-edge coordinate
       const double edge = (*to)[c] < 0 ? -1 : 1;
-      start[c] = edge - edge * cut10(std::fabs(edge - from[c]));
-      end[c] = edge + edge * cut10(std::fabs((*to)[c]) - 1);
+      const double before = std::fabs(edge - from[c]), beyond = std::fabs((*to)[c]) - 1;
+      start[c] = edge - edge * cut(before, before, 9);
+      end[c] = edge + edge * cut(beyond, beyond, 9);
     }
     o[0] = float((end[0] - start[0]) * half);
     o[1] = float((end[1] - start[1]) * half);

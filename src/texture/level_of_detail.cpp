@@ -49,16 +49,11 @@ constexpr uint16_t kLog2[256] = {
 // The unit `bits` below the leading one of `reference` (> 0).
 double unit_below(double reference, int bits) { return std::ldexp(1.0, std::ilogb(reference) - bits); }
 
-// v (>= 0) rounded half up, or cut down, to a multiple of the unit `bits` below `reference`'s leading one.
+// v (>= 0) rounded half up to a multiple of the unit `bits` below `reference`'s leading one.
 double round_half_up(double v, double reference, int bits) {
   if (!(reference > 0)) return 0;
   const double u = unit_below(reference, bits);
   return std::floor(v / u + 0.5) * u;
-}
-double cut(double v, double reference, int bits) {
-  if (!(reference > 0)) return 0;
-  const double u = unit_below(reference, bits);
-  return std::floor(v / u) * u;
 }
 
 // One component of the sum (or, with b negated, the difference) of two gradients: the smaller
@@ -66,7 +61,8 @@ double cut(double v, double reference, int bits) {
 float aligned_sum(float a, float b) {
   const float big = std::fabs(a) >= std::fabs(b) ? a : b, small = std::fabs(a) >= std::fabs(b) ? b : a;
   if (big == 0) return 0;
-  return big + float(std::trunc(double(small) / unit_below(std::fabs(big), 10)) * unit_below(std::fabs(big), 10));
+  const double u = unit_below(std::fabs(big), 10);
+  return big + float(std::trunc(double(small) / u) * u);
 }
 
 // The magnitudes of a vector's components, significant(), largest first.
@@ -88,6 +84,12 @@ float scaled_length(const float (&v)[3]) {
 }
 
 }  // namespace
+
+double cut(double v, double reference, int bits) {
+  if (!(reference > 0)) return 0;
+  const double u = unit_below(reference, bits);
+  return std::floor(v / u) * u;
+}
 
 float significant(float x) {
   if (std::isnan(x)) return 0;  // a NaN component counts as 0 (tests/hw/texture's "grad 2d ... bias 1")

@@ -28,4 +28,8 @@ float significant(float x);
 float grad_length(const float (&v)[3]);
 int32_t log2_steps(float length);
 
+// v (>= 0) cut down to a multiple of the unit `bits` below the leading one of `reference` (0 when
+// reference is not positive): cut(v, v, 9) keeps 10 significant bits (cube.cpp's edge crossings).
+double cut(double v, double reference, int bits);
+
 }  // namespace ptxvm::texture
