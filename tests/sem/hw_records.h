@@ -98,6 +98,20 @@ struct ProbeRecord {
   std::vector<float> v;
 };
 
+// The results of a tests/hw/texture_lod probe, tests/hw/texture_lod/`file` (an xz stream: uint32
+// count, then one f32 per lookup in its inputs header's order); empty if the file is not whole.
+inline std::vector<float> read_lookup_results(const std::string& file) {
+  const std::string data =
+      read_xz((std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod" / file).string());
+  uint32_t count = 0;
+  if (data.size() < 4) return {};
+  std::memcpy(&count, data.data(), 4);
+  if (data.size() != 4 + 4 * size_t(count)) return {};
+  std::vector<float> v(count);
+  std::memcpy(v.data(), data.data() + 4, 4 * size_t(count));
+  return v;
+}
+
 // The records of tests/hw/texture/filter/`file` (an xz stream).
 inline std::vector<ProbeRecord> read_probe_records(const std::string& file) {
   const std::string data =

@@ -8,8 +8,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <cstring>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -137,22 +135,18 @@ TEST(TextureCubeGradients, FootprintsMatchTheH200) {
   EXPECT_EQ(wrong, 0u);
 }
 
-// The levels of a texture_lod probe of single gradients on a 64 x 64 level-number cube (one f32
-// per lookup after a uint32 count) that ptxvm does not reproduce.
+// The levels of a texture_lod probe of single gradients on a 64 x 64 level-number cube that ptxvm
+// does not reproduce.
 template <typename Lookup>
 size_t level_misses(const char* file, const std::vector<Lookup>& in) {
-  const std::string bytes =
-      test::read_xz((std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod" / file).string());
-  EXPECT_EQ(bytes.size(), 4 + 4 * in.size());
-  if (bytes.size() != 4 + 4 * in.size()) return in.size();
+  const std::vector<float> recorded = test::read_lookup_results(file);
+  EXPECT_EQ(recorded.size(), in.size());
+  if (recorded.size() != in.size()) return in.size();
   const Cube cube(7, 1, [](uint32_t l, uint32_t, uint32_t, uint32_t) { return float(l); });
   size_t wrong = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    float recorded;
-    std::memcpy(&recorded, bytes.data() + 4 + 4 * i, 4);
     const Lookup& l = in[i];
-    const float got = cube.at({l.dir[0], l.dir[1], l.dir[2]}, {l.ddx[0], l.ddx[1], l.ddx[2]}, {0, 0, 0});
-    wrong += got != recorded;
+    wrong += cube.at({l.dir[0], l.dir[1], l.dir[2]}, {l.ddx[0], l.ddx[1], l.ddx[2]}, {0, 0, 0}) != recorded[i];
   }
   std::printf("%s: %zu of %zu levels are the H200's\n", file, in.size() - wrong, in.size());
   return wrong;
@@ -171,18 +165,15 @@ TEST(TextureCubeGradients, EdgeCrossingsMatchTheH200) {
 // edge, for every |ma| in [1, 2) in 1/1024 steps: the H200's sc/|ma| (the SFU's reciprocal times sc)
 // lands below the edge for 2,300 of them; texel for texel.
 TEST(TextureCubeGradients, FaceCoordinatesOnTexelEdgesMatchTheH200) {
-  const std::string bytes = test::read_xz(
-      (std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod/cube_quotient.bin.xz").string());
+  const std::vector<float> recorded = test::read_lookup_results("cube_quotient.bin.xz");
   const std::vector<cube_quotient::Lookup> in = cube_quotient::lookups();
-  ASSERT_EQ(bytes.size(), 4 + 4 * in.size());
+  ASSERT_EQ(recorded.size(), in.size());
   Cube cube(1, 1, [](uint32_t, uint32_t face, uint32_t x, uint32_t y) { return float(x + 64 * y + 4096 * face); });
   cube.tex.sampler.filter = FilterMode::Point;
   size_t wrong = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    float recorded;
-    std::memcpy(&recorded, bytes.data() + 4 + 4 * i, 4);
     const cube_quotient::Lookup& l = in[i];
-    wrong += cube.at({l.dir[0], l.dir[1], l.dir[2]}, {0, 0, 0}, {0, 0, 0}) != recorded;
+    wrong += cube.at({l.dir[0], l.dir[1], l.dir[2]}, {0, 0, 0}, {0, 0, 0}) != recorded[i];
   }
   std::printf("cube face coordinates on texel edges: %zu of %zu texels are the H200's\n", in.size() - wrong, in.size());
   EXPECT_EQ(wrong, 0u);

@@ -8,7 +8,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -64,22 +63,19 @@ TEST(TextureLevelOfDetail, MatchesTheH200In2D) {
 // Every isotropic lookup of lod_dense (sets 0-5: the logarithm at 16 bits, one gradient on a grid of
 // 1/64 texel, parallel pairs, sums and differences on that grid, random pairs), level for level.
 TEST(TextureLevelOfDetail, MatchesTheH200sDenseMaps) {
-  const std::string bytes = test::read_xz(
-      (std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod/lod_dense.bin.xz").string());
+  const std::vector<float> recorded = test::read_lookup_results("lod_dense.bin.xz");
   const std::vector<lod_dense::Lookup> in = lod_dense::lookups();
-  ASSERT_EQ(bytes.size(), 4 + 4 * in.size());
+  ASSERT_EQ(recorded.size(), in.size());
   size_t isotropic = 0, wrong = 0;
   for (size_t i = 0; i < in.size(); ++i) {
     const lod_dense::Lookup& l = in[i];
     if (l.sampler != 0) continue;
-    float recorded;
-    std::memcpy(&recorded, bytes.data() + 4 + 4 * i, 4);
     const float ddx[3] = {l.ddx[0], l.ddx[1], 0}, ddy[3] = {l.ddy[0], l.ddy[1], 0};
     const float level = std::clamp(grad_level(ddx, ddy), 0.0f, 10.0f);
     ++isotropic;
-    if (level != recorded && wrong++ < 8)
+    if (level != recorded[i] && wrong++ < 8)
       ADD_FAILURE() << "set " << l.set << ": ddx (" << l.ddx[0] << ", " << l.ddx[1] << "), ddy (" << l.ddy[0]
-                    << ", " << l.ddy[1] << "): H200 " << recorded << ", ptxvm " << level;
+                    << ", " << l.ddy[1] << "): H200 " << recorded[i] << ", ptxvm " << level;
   }
   EXPECT_EQ(isotropic, 1048576u);
   EXPECT_EQ(wrong, 0u);
@@ -96,17 +92,13 @@ TEST(TextureLevelOfDetail, MatchesTheH200In3D) {
 // lod3d_dense's lookups in a volume: one gradient and 2D sums level for level; sums with a third
 // component and random pairs not yet (level_of_detail.cpp): the counts of misses may only fall.
 TEST(TextureLevelOfDetail, MatchesTheH200sDenseMapsIn3D) {
-  const std::string bytes = test::read_xz(
-      (std::filesystem::path(__FILE__).parent_path() / "../hw/texture_lod/lod3d_dense.bin.xz").string());
+  const std::vector<float> recorded = test::read_lookup_results("lod3d_dense.bin.xz");
   const std::vector<lod3d_dense::Lookup> in = lod3d_dense::lookups();
-  ASSERT_EQ(bytes.size(), 4 + 4 * in.size());
+  ASSERT_EQ(recorded.size(), in.size());
   size_t wrong[5] = {};
   for (size_t i = 0; i < in.size(); ++i) {
     const lod3d_dense::Lookup& l = in[i];
-    float recorded;
-    std::memcpy(&recorded, bytes.data() + 4 + 4 * i, 4);
-    const float level = std::clamp(grad_level(l.ddx, l.ddy), 0.0f, 7.0f);
-    if (level != recorded) ++wrong[l.set];
+    if (std::clamp(grad_level(l.ddx, l.ddy), 0.0f, 7.0f) != recorded[i]) ++wrong[l.set];
   }
   std::printf("tex.grad levels in 3D (lod3d_dense): misses per set %zu %zu %zu %zu %zu\n", wrong[0], wrong[1],
               wrong[2], wrong[3], wrong[4]);
