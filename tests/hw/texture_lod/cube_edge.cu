@@ -1,9 +1,12 @@
 // tex.grad on a cube map across a face edge on an H100/H200 (issue 21): cube_edge_inputs.h's lookups
-// through a cube of 64 x 64 faces whose 7 levels hold their own index (trilinear, the trilinear
-// optimization off, max anisotropy 1), so that each value read is the level the sampler chose from
-// the unfolded face gradient, to 1/256. Writes uint32 count, then one f32 per lookup.
-//   nvcc -arch=sm_90 -O2 -o /tmp/cube_edge cube_edge.cu && /tmp/cube_edge cube_edge.bin
+// (one_edge for cube_edge.bin, every_edge for cube_edges.bin) through a cube of 64 x 64 faces whose
+// 7 levels hold their own index (trilinear, the trilinear optimization off, max anisotropy 1), so
+// that each value read is the level the sampler chose from the unfolded face gradient, to 1/256.
+// Writes uint32 count, then one f32 per lookup.
+//   nvcc -arch=sm_90 -O2 -o /tmp/cube_edge cube_edge.cu
+//   /tmp/cube_edge one cube_edge.bin && /tmp/cube_edge every cube_edges.bin
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "cube_edge_inputs.h"
@@ -18,13 +21,15 @@ __global__ void sample(cudaTextureObject_t t, const cube_edge::Lookup* in, float
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) return std::fprintf(stderr, "usage: cube_edge OUT.bin\n"), 2;
+  const std::string set = argc == 3 ? argv[1] : "";
+  if (set != "one" && set != "every") return std::fprintf(stderr, "usage: cube_edge one|every OUT.bin\n"), 2;
   const int levels = 7;
   const cudaTextureObject_t t = level_number_texture(level_number_cube(64, levels), levels, 1, true);
-  const std::vector<float> out = run_lookups(cube_edge::lookups(), [&](const cube_edge::Lookup* in, float* o, int n) {
-    sample<<<(n + 255) / 256, 256>>>(t, in, o, n);
-  });
-  if (!write_results(argv[1], out)) return std::fprintf(stderr, "CUDA error\n"), 1;
+  const std::vector<float> out = run_lookups(set == "one" ? cube_edge::one_edge() : cube_edge::every_edge(),
+                                             [&](const cube_edge::Lookup* in, float* o, int n) {
+                                               sample<<<(n + 255) / 256, 256>>>(t, in, o, n);
+                                             });
+  if (!write_results(argv[2], out)) return std::fprintf(stderr, "CUDA error\n"), 1;
   std::printf("%zu lookups\n", out.size());
   return 0;
 }
