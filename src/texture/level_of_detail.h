@@ -12,9 +12,9 @@ namespace ptxvm::texture {
 float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
 // The footprint's major axis, whose length's log2 grad_level takes: the longer gradient or, with
-// `across`, the longer of their sum and difference scaled by 11/16 where that is longer. Anisotropic
-// filtering steps along it, the scaled vector's components quantized as they are (sample.cpp,
-// step_direction; filter probes parts 23 and 24: 156 of the 157 directions found by scanning).
+// `across`, the longer of their sum and difference scaled by 11/16 where that is longer (each scaled
+// component rounded as the length's major term is). Anisotropic filtering steps along it (sample.cpp,
+// step_direction; filter probes parts 23, 24 and 29: every footprint).
 struct MajorAxis {
   float length;
   float v[3];

@@ -701,14 +701,14 @@ double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
 // 750, the other one 1/256 off in the ratio; cube_grad.bin.xz part 22: all 320 footprints; the H100
 // filters 1D arrays and 3D images isotropically). The major axis is grad_level's (major_axis: the
 // longer gradient, or their sum or difference at 11/16 of its length; cube_grad.bin.xz part 21 at
-// limits 2-16: 4,320 levels each, 95-97% exact, against 82-88% with the longer gradient alone);
+// limits 1-16: every one of 4,320 levels each);
 // log2 of the minor is log2(area) − log2(major) (footprint_area; 0 in 1D), the level of
 // detail that, at least log2(major) − limit_steps(limit), in log2_steps' 1/256 steps, then biased and
 // clamped; the anisotropy log2(major) less that level (at least 0), at most limit_steps, so that a
 // texture without levels takes a minor axis under one texel as one texel and, past the limit,
 // keeps the limit's count one texel apart. The samples step along step_direction of the major axis
-// (major_axis's vector: a gradient, or the sum or difference scaled by 11/16; filter probes parts 23
-// and 24: 261 of 291 footprints whole).
+// (major_axis's vector: a gradient, or the sum or difference scaled by 11/16; filter probes parts 23,
+// 24 and 29: every footprint).
 // On levels (aniso_levels.bin.xz parts 11-13, along x; aniso_random.bin.xz part 27, random pairs;
 // aniso_stretch.bin.xz part 29, every angle): the lower level l0 stretches its step by 2^(u/256),
 // u the sharpened upper share (take, below); with u = 256 the samples

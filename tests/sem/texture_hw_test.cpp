@@ -209,19 +209,6 @@ void replay(Harness& h, Kernels& kernels, const Case& c, const Recorded& rec, Ta
   }
 }
 
-// tests/hw/texture/known_differences.txt: the cases where ptxvm's words are not yet the H100's,
-// with how many words differ ("<case>: <n>"), one per line; a line starting with # is a comment.
-std::map<std::string, size_t> known_differences() {
-  std::map<std::string, size_t> known;
-  std::ifstream f(hw_dir() + "/known_differences.txt");
-  for (std::string line; std::getline(f, line);) {
-    const size_t colon = line.rfind(": ");
-    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
-    known[line.substr(0, colon)] = std::stoul(line.substr(colon + 2));
-  }
-  return known;
-}
-
 TEST(TextureHardware, EveryCaseMatchesTheH100) {
   std::ifstream f(hw_dir() + "/texture_kernels.ptx");
   std::stringstream ss;
@@ -241,31 +228,9 @@ TEST(TextureHardware, EveryCaseMatchesTheH100) {
     else if (auto su = surfaces.find(name); su != surfaces.end()) replay(h, kernels, su->second, rec, t);
     else ADD_FAILURE() << "a record of no case: " << rec.insn;
   }
-  std::printf("texture: %zu records, %zu words compared; %zu records (%zu words) differ, as known_differences.txt lists\n",
-              t.records, t.words, t.differing.size(), t.bad_words);
-  // Every difference must be a known one, by the same count of words; a case that got better
-  // (or worse) fails until the list says so, so the list stays the exact state.
-  const std::map<std::string, size_t> known = known_differences();
-  bool same = true;
-  for (const auto& [name, words] : t.differing) {
-    auto it = known.find(name);
-    if (it == known.end() || it->second != words) {
-      same = false;
-      ADD_FAILURE() << name << ": " << words << " words differ"
-                    << (it == known.end() ? "" : " (known_differences.txt says " + std::to_string(it->second) + ")")
-                    << "\n" << t.details[name];
-    }
-  }
-  for (const auto& [name, words] : known)
-    if (!t.differing.count(name)) {
-      same = false;
-      ADD_FAILURE() << name << " now matches the H100: drop it from tests/hw/texture/known_differences.txt";
-    }
-  if (!same) {
-    std::ostringstream list;
-    for (const auto& [name, words] : t.differing) list << name << ": " << words << "\n";
-    ADD_FAILURE() << "tests/hw/texture/known_differences.txt should read (after its comment lines):\n" << list.str();
-  }
+  std::printf("texture: %zu records, %zu words compared; %zu records (%zu words) differ\n", t.records, t.words,
+              t.differing.size(), t.bad_words);
+  for (const auto& [name, words] : t.differing) ADD_FAILURE() << name << ": " << words << " words differ\n" << t.details[name];
 }
 
 }  // namespace
