@@ -1,7 +1,6 @@
-// Anisotropic tex.grad in 2D against an H200: tests/hw/texture/filter/probe_aniso_more.cu's records
-// (aniso_more.bin.xz; its header and README.md say what each part holds), replayed through ptxvm's
-// sampler. Parts 16 (footprints while a linear mip filter blends two levels), 17 (the level the
-// minor axis gives), 18 (the level cap of every limit) and 20 (the sample count under the cap).
+// Anisotropic tex.grad in 2D against an H200: the records of tests/hw/texture/filter's anisotropic
+// probes, parts 1 to 30 (each probe's header and README.md say what each part holds), replayed
+// lookup for lookup through ptxvm's sampler.
 // PTX §9.7.10.3 (001_23fdd5978b24a3ed.txt).
 #include <gtest/gtest.h>
 
@@ -117,6 +116,149 @@ size_t footprint_grid_misses(const Square& t, float X, double margin, const floa
     for (int x = -32; x <= 32; ++x, ++i)
       bad += t.at(X + float(x * H / 32), X + float(y * H / 32), g[0], g[1], g[2], g[3]) != hw[i];
   return bad;
+}
+
+// probe_aniso.cu's grid (parts 1-4 and 10): x = 32.8125 + shift + di, y = 32.6875 + shift + dj
+// texels, di and dj in -16..16, dj-major.
+size_t shifted_grid_misses(const Square& t, float shift, const float (&g)[4], const float* hw) {
+  size_t bad = 0, i = 0;
+  for (int dj = -16; dj <= 16; ++dj)
+    for (int di = -16; di <= 16; ++di, ++i)
+      bad += t.at(32.8125f + shift + float(di), 32.6875f + shift + float(dj), g[0], g[1], g[2], g[3]) != hw[i];
+  return bad;
+}
+
+Square one_hot(uint32_t levels, uint32_t anisotropy, uint32_t level = 0) {  // parts 1-10's texture
+  const uint32_t c = 32 >> level;
+  return Square(64, levels, anisotropy,
+                [=](uint32_t l, uint32_t x, uint32_t y) { return l == level && x == c && y == c ? 1.0f : 0.0f; });
+}
+
+// Parts 1-4 (aniso.bin.xz): footprints of a major axis of 1 to 24 texels at six angles, a minor of
+// 1 or 0.5 texel perpendicular, on a texture without levels (linear at limits 16 and 4, point) and
+// on level 0 or 1 of a mipmapped one; part 5: the level-number texture's blend under majors of
+// 2^(k/16) texels and ratios 1 to 32 along x, along y and at 45 degrees, limits 2 to 16.
+TEST(TextureAnisotropic, FootprintsAtSixAnglesMatchTheH200) {
+  const std::vector<Record> rs = records("aniso.bin.xz");
+  ASSERT_EQ(rs.size(), 5u * 456 + 132);
+  Count footprints[4], levels;
+  for (const Record& r : rs) {
+    const uint32_t a = uint32_t(r.anisotropy);
+    if (r.part == 5) {
+      const Square t = level_numbers(a);
+      const int orientation = int(r.head[0]);
+      const float ratio = r.head[1], h = 0.70710678f;
+      size_t bad = 0;
+      for (int k = 0; k < 128; ++k) {
+        const float major = std::exp2(float(k) / 16.0f), minor = major / ratio;
+        const float got = orientation == 0   ? t.at(128.5f, 128.5f, major, 0, 0, minor)
+                          : orientation == 1 ? t.at(128.5f, 128.5f, minor, 0, 0, major)
+                                             : t.at(128.5f, 128.5f, major * h, major * h, -minor * h, minor * h);
+        bad += got != r.v[size_t(k)];
+      }
+      levels.add(r.v.size(), bad);
+      continue;
+    }
+    Square t = r.part <= 2 ? one_hot(0, a) : one_hot(7, a, r.part == 4 ? 1 : 0);
+    if (r.part == 2) t.tex.sampler.filter = FilterMode::Point;
+    ASSERT_EQ(r.v.size(), 33u * 33u);
+    footprints[r.part - 1].add(r.v.size(), shifted_grid_misses(t, 0, r.head, r.v.data()));
+  }
+  footprints[0].print("footprints without levels, linear (part 1)");
+  footprints[1].print("footprints without levels, point (part 2)");
+  footprints[2].print("footprints on level 0 of 7 (part 3)");
+  footprints[3].print("footprints on level 1 of 7 (part 4)");
+  levels.print("levels under ratios 1 to 32 (part 5)");
+  for (const Count& c : footprints) EXPECT_EQ(c.wrong, 0u);
+  EXPECT_EQ(levels.wrong, 0u);
+}
+
+// Parts 6, 8 and 9 (aniso_phase.bin.xz): a major axis of L texels along x, the minor 1, on the
+// texture without levels, every 1/256 texel along the texel's row; part 7: the level-number
+// texture's blend under a major of 32 or 45.25 texels and ratios 1 to 4, limits 2 to 16.
+TEST(TextureAnisotropic, FootprintsAlongARowMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_phase.bin.xz");
+  ASSERT_EQ(rs.size(), 129u + 8 + 257 + 129);
+  const Square flat = one_hot(0, 16);
+  Count rows, levels;
+  for (const Record& r : rs) {
+    if (r.part == 7) {
+      const Square t = level_numbers(uint32_t(r.anisotropy));
+      const float major = r.head[0];
+      size_t bad = 0;
+      for (int j = 0; j <= 192; ++j) bad += t.at(128.5f, 128.5f, major, 0, 0, major / (1 + float(j) / 64.0f)) != r.v[size_t(j)];
+      levels.add(r.v.size(), bad);
+      continue;
+    }
+    const int w = int(r.v.size() / 256 - 1) / 2;
+    rows.add(r.v.size(), row_misses(flat, 32.5f, w, r.head, r.v));
+  }
+  rows.print("footprints along a row (parts 6, 8, 9)");
+  levels.print("levels under ratios 1 to 4 (part 7)");
+  EXPECT_EQ(rows.wrong, 0u);
+  EXPECT_EQ(levels.wrong, 0u);
+}
+
+// Part 10 (aniso_step.bin.xz): majors of 1.25 to 12 texels at every 1/512 turn to 45 degrees and a
+// few beyond, the minor 1 perpendicular, on probe_aniso.cu's grid and on it moved by 1/256 texel.
+TEST(TextureAnisotropic, StepsOffTheAxesMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_step.bin.xz");
+  ASSERT_EQ(rs.size(), 750u);
+  const Square flat = one_hot(0, 16);
+  Count grid;
+  for (const Record& r : rs) {
+    ASSERT_EQ(r.v.size(), 2u * 33 * 33);
+    grid.add(r.v.size(), shifted_grid_misses(flat, 0, r.head, r.v.data()) +
+                             shifted_grid_misses(flat, 1 / 256.0f, r.head, r.v.data() + 33 * 33));
+  }
+  grid.print("steps off the axes (part 10)");
+  EXPECT_EQ(grid.wrong, 0u);
+}
+
+// Parts 11-13 (aniso_levels.bin.xz): ratio-A footprints along x on level 0, 1 or 2 at levels of
+// detail j/16; part 14: the level-number texture's blend under seven gradient configurations,
+// limits 1 to 16; part 15: the same texture through tex.level at levels j/1024.
+TEST(TextureAnisotropic, FootprintsOnLevelsMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_levels.bin.xz");
+  ASSERT_EQ(rs.size(), 134u + 70 + 10);
+  Count rows, grads, explicit_levels;
+  for (const Record& r : rs) {
+    const uint32_t a = uint32_t(r.anisotropy);
+    if (r.part == 14) {
+      const Square t = level_numbers(a);
+      const int c = int(r.head[0]);
+      const float h = 0.70710678f;
+      size_t bad = 0;
+      for (int i = 0; i <= 2048; ++i) {
+        const float s = 2 + float(i) / 1024.0f, major = 1.5f * s;
+        const float g[7][4] = {{s, 0, 0, 1},     {float(a) * s, 0, 0, 1}, {s, 0, 0, s},
+                               {1.5f * s, 0, 0, s}, {3.0f * s, 0, 0, s},    {major * h, major * h, -(s * h), s * h},
+                               {s, 0, 0, 3.0f * s}};
+        bad += t.at(128.5f, 128.5f, g[c][0], g[c][1], g[c][2], g[c][3]) != r.v[size_t(i)];
+      }
+      grads.add(r.v.size(), bad);
+    } else if (r.part == 15) {
+      const Square t = level_numbers(a);
+      size_t bad = 0;
+      for (int j = 0; j <= 2048; ++j) {
+        Lookup l;
+        l.geometry = Geometry::D2, l.mip = Lookup::Mip::Level;
+        l.f = {0.5f, 0.5f, 0}, l.level = float(j) / 1024.0f;
+        bad += std::bit_cast<float>(sample(t.tex, t.levels, l, Result::F32)[0]) != r.v[size_t(j)];
+      }
+      explicit_levels.add(r.v.size(), bad);
+    } else {
+      const uint32_t l = r.part - 11;
+      const float X = (float(64 >> l) + 0.5f) * float(1u << l);
+      rows.add(r.v.size(), row_misses(one_texel(l, a), X, int(r.v.size() / 256 - 1) / 2, r.head, r.v));
+    }
+  }
+  rows.print("footprints on levels 0-2 (parts 11-13)");
+  grads.print("levels under seven configurations (part 14)");
+  explicit_levels.print("tex.level's blend (part 15)");
+  EXPECT_EQ(rows.wrong, 0u);
+  EXPECT_EQ(grads.wrong, 0u);
+  EXPECT_EQ(explicit_levels.wrong, 0u);
 }
 
 TEST(TextureAnisotropic, FootprintsAcrossTwoLevelsMatchTheH200) {

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -78,6 +79,24 @@ TEST(TextureLevelOfDetail, MatchesTheH200sDenseMaps) {
                     << ", " << l.ddy[1] << "): H200 " << recorded[i] << ", ptxvm " << level;
   }
   EXPECT_EQ(isotropic, 1048576u);
+  EXPECT_EQ(wrong, 0u);
+}
+
+// tests/hw/texture/filter/lod.bin.xz (probe_lod.cu): one gradient (a, b)/64 texels, a and b in
+// 0..255, on a 256 x 256 texture of 9 levels (uint32 65,536, then the levels, b-major).
+TEST(TextureLevelOfDetail, MatchesTheH200sFirstMap) {
+  const std::string data =
+      test::read_xz((std::filesystem::path(__FILE__).parent_path() / "../hw/texture/filter/lod.bin.xz").string());
+  ASSERT_EQ(data.size(), 4u * 65537);
+  size_t wrong = 0;
+  for (int b = 0; b < 256; ++b)
+    for (int a = 0; a < 256; ++a) {
+      float recorded;
+      std::memcpy(&recorded, data.data() + 4 * (1 + b * 256 + a), 4);
+      const float ddx[3] = {float(a) / 64.0f, float(b) / 64.0f, 0}, ddy[3] = {};
+      const float level = std::clamp(grad_level(ddx, ddy), 0.0f, 8.0f);
+      if (level != recorded && wrong++ < 4) ADD_FAILURE() << "(" << a << ", " << b << ")/64: H200 " << recorded << ", ptxvm " << level;
+    }
   EXPECT_EQ(wrong, 0u);
 }
 
