@@ -3,16 +3,17 @@
 // exact with this rule), lod.txt and lod3d.txt:
 //  - each gradient component keeps 10 significant bits (truncated);
 //  - a vector's length is max + 11/32 mid + 1/4 min of its components' magnitudes, the middle term
-//    rounded half up to 11 bits below mid's leading one (in 2D, max + 11/32 min);
+//    rounded half up to 11 bits below mid's leading one, the last cut to 9 bits below the exact
+//    11/32 mid's leading one (in 2D, max + 11/32 min);
 //  - the footprint is the longer of the two gradients' lengths and 11/16 of the longer of their
 //    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not). Each
 //    component of the sum adds the smaller operand cut towards zero to 10 bits below the larger's
 //    leading one, then keeps 10 significant bits; 11/16 of its length is 11/16 max rounded half up
 //    to 10 bits below max's leading one, plus the rest cut to 9 bits below that first part's
 //    leading one: 121/512 mid rounded half up to 12 bits below mid's leading one and 11/64 min cut
-//    to 11 bits below it (lod3d_dense.bin.xz: every 2D sum in a volume; 28 of 98,304 sums with a
-//    third component and 461 of 65,536 random pairs still differ, mostly where one gradient's
-//    length decides);
+//    to 9 bits below the exact 121/512 mid's leading one (lod3d_dense.bin.xz: every one gradient,
+//    2D sum and sum or difference with a third component in a volume; 88 of 65,536 random pairs
+//    still 1/256 low, each decided by a sum or difference);
 //  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps
 //    (lod_dense's 65,536 lengths from 1 to 2: the table alone decides).
 #include "texture/level_of_detail.h"
@@ -79,7 +80,8 @@ Sorted sorted(const float (&v)[3]) {
 float scaled_length(const float (&v)[3]) {
   const Sorted c = sorted(v);
   const double major = round_half_up(11.0 / 16 * c.max, c.max, 10);
-  const double rest = round_half_up(121.0 / 512 * c.mid, c.mid, 12) + cut(11.0 / 64 * c.min, c.mid, 11);
+  const double mid = 121.0 / 512 * c.mid;
+  const double rest = round_half_up(mid, c.mid, 12) + cut(11.0 / 64 * c.min, mid, 9);
   return float(major + cut(rest, major, 9));
 }
 
@@ -100,7 +102,8 @@ float significant(float x) {
 
 float grad_length(const float (&v)[3]) {
   const Sorted c = sorted(v);
-  return float(c.max + round_half_up(11.0 / 32 * c.mid, c.mid, 11) + c.min / 4);
+  const double mid = 11.0 / 32 * c.mid;
+  return float(c.max + round_half_up(mid, c.mid, 11) + cut(c.min / 4, mid, 9));
 }
 
 int32_t log2_steps(float length) {
@@ -112,9 +115,20 @@ int32_t log2_steps(float length) {
 
 MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) {
   const float lx = grad_length(ddx), ly = grad_length(ddy);
-  MajorAxis m{std::max(lx, ly), {}};
-  std::copy_n(lx >= ly ? ddx : ddy, 3, m.v);
-  if (!across) return m;
+  // The candidates in the order ddx, sum, ddy, difference: a later one is the major axis only where
+  // its length, kept to 10 significant bits, is greater than the one before it (filter probe part
+  // 32: the way each of 962 sums and differences that tie the longer gradient stepped; a helper's
+  // search over the comparison's width, order and tie rule). So a sum that ties ddy wins and one
+  // that ties ddx does not, and a difference never wins a tie.
+  MajorAxis m{lx, {}};
+  std::copy_n(ddx, 3, m.v);
+  auto consider = [&m](float length, const float (&v)[3]) {
+    if (significant(length) > significant(m.length)) m.length = length, std::copy_n(v, 3, m.v);
+  };
+  if (!across) {
+    consider(ly, ddy);
+    return m;
+  }
   float sum[3], difference[3];
   for (int i = 0; i < 3; ++i) {
     const float x = std::copysign(significant(ddx[i]), ddx[i]), y = std::copysign(significant(ddy[i]), ddy[i]);
@@ -122,21 +136,21 @@ MajorAxis major_axis(const float (&ddx)[3], const float (&ddy)[3], bool across) 
     // footprint steps: tests/hw/texture/filter part 29, all 48 angles)
     sum[i] = aligned_sum(x, y), difference[i] = lx >= ly ? aligned_sum(x, -y) : aligned_sum(y, -x);
   }
-  const float ls = scaled_length(sum), ld = scaled_length(difference), l = std::max(ls, ld);
-  // The sum is the major axis also where its logarithm only ties the longer gradient's (the
-  // texture replay's "grad 2d ... aniso 16": an anisotropic footprint steps along it; the
-  // difference does not win such ties: its "u8x4 random" case).
-  if (l > m.length || (ls >= ld && ls > 0 && log2_steps(ls) == log2_steps(m.length))) {
-    m.length = l;
-    // the vector scaled as its length is: each component 11/16 of its 10 significant bits, rounded
-    // half up to 10 bits below its own leading one (filter probes: every direction of parts 23, 24
-    // and 29; cutting instead, or rounding at 11 bits, loses footprints of parts 23, 24 and 29)
+  // A sum or difference steps along itself scaled as its length is: each component 11/16 of its 10
+  // significant bits, rounded half up to 10 bits below its own leading one (filter probes: every
+  // direction of parts 23, 24, 29 and 31; cutting instead, or rounding at 11 bits, loses
+  // footprints of parts 23, 24, 29 and 31).
+  auto scaled = [](const float (&v)[3], float (&out)[3]) {
     for (int i = 0; i < 3; ++i) {
-      const float c = (ls >= ld ? sum : difference)[i];
-      const double scaled = 11.0 / 16 * significant(c);
-      m.v[i] = std::copysign(float(round_half_up(scaled, scaled, 10)), c);
+      const double c = 11.0 / 16 * significant(v[i]);
+      out[i] = std::copysign(float(round_half_up(c, c, 10)), v[i]);
     }
-  }
+  };
+  float sum_axis[3], difference_axis[3];
+  scaled(sum, sum_axis), scaled(difference, difference_axis);
+  consider(scaled_length(sum), sum_axis);
+  consider(ly, ddy);
+  consider(scaled_length(difference), difference_axis);
   return m;
 }
 

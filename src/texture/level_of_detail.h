@@ -11,10 +11,11 @@ namespace ptxvm::texture {
 // cross a face's edge).
 float grad_level(const float (&ddx)[3], const float (&ddy)[3], bool across = true);
 
-// The footprint's major axis, whose length's log2 grad_level takes: the longer gradient or, with
-// `across`, the longer of their sum and difference scaled by 11/16 where that is longer (each scaled
-// component rounded as the length's major term is). Anisotropic filtering steps along it (sample.cpp,
-// step_direction; filter probes parts 23, 24 and 29: every footprint).
+// The footprint's major axis, whose length's log2 grad_level takes: the longest of the gradients
+// and, with `across`, their sum and difference scaled by 11/16 (each scaled component rounded as
+// the length's major term is), compared at 10 significant bits with ties to the first of ddx, sum,
+// ddy, difference. Anisotropic filtering steps along it (sample.cpp, step_direction; filter probes
+// parts 23, 24, 29, 31 and 32: every footprint).
 struct MajorAxis {
   float length;
   float v[3];

@@ -497,13 +497,17 @@ TexelGradients texel_gradients(const Object& tex, const Image& base, const Looku
   for (unsigned d = 0; d < coordinate_count(at.geometry); ++d) {
     if (tex.sampler.normalized_coordinates) g.scale[d] = float(size[d]);
     g.ddx[d] = at.ddx[d] * g.scale[d], g.ddy[d] = at.ddy[d] * g.scale[d];
-    // In a 3D image a gradient is followed to its end, coordinate plus gradient, and a NaN end is
-    // 0: the component spans from the coordinate back to 0 (tests/hw/texture_lod/special_grads3d
-    // at the centre: half of every axis; tests/hw/texture's "grad 3d" lookups off it); elsewhere a
-    // NaN component counts as 0 (level_of_detail.cpp, significant).
+    // In a 3D image a gradient is followed to its end, the coordinate plus the gradient in f32, and
+    // spans from the coordinate to that end, a NaN end read as 0 (tests/hw/texture_lod:
+    // special_grads3d, a NaN at the centre spans half of every axis; lod3d_dense, ends rounded to
+    // f32 cross 10-bit steps of the component; tests/hw/texture's "grad 3d" lookups off the
+    // centre); elsewhere a NaN component counts as 0 (level_of_detail.cpp, significant).
     if (at.geometry == Geometry::D3) {
-      if (std::isnan(at.ddx[d])) g.ddx[d] = -at.f[d] * g.scale[d];
-      if (std::isnan(at.ddy[d])) g.ddy[d] = -at.f[d] * g.scale[d];
+      auto span = [&](float grad) {
+        const float end = at.f[d] + grad;
+        return float(((std::isnan(end) ? 0.0 : double(end)) - double(at.f[d])) * g.scale[d]);
+      };
+      g.ddx[d] = span(at.ddx[d]), g.ddy[d] = span(at.ddy[d]);
     }
   }
   return g;

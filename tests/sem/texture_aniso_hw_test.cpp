@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../hw/texture/filter/aniso_direction_inputs.h"
 #include "../hw/texture_lod/aniso_area_inputs.h"
 #include "hw_records.h"
 #include "texture/sample.h"
@@ -535,6 +536,29 @@ TEST(TextureAnisotropic, StretchedStepsMatchTheH200) {
   level.print("their levels (part 30)");
   EXPECT_EQ(grid.wrong, 0u);
   EXPECT_EQ(level.wrong, 0u);
+}
+
+// Parts 31 and 32 (aniso_direction.bin.xz): random gradient pairs whose sum or difference is about
+// the major axis, pairs where other roundings of the 11/16-scaled vector would step elsewhere, and
+// pairs whose sum or difference ties the longer gradient (aniso_direction_inputs.h), on part 27's
+// grid around part 23's texel.
+TEST(TextureAnisotropic, StepDirectionsOfSumsMatchTheH200) {
+  const std::vector<Record> rs = records("aniso_direction.bin.xz");
+  std::vector<aniso_direction::Pair> pairs = aniso_direction::pairs(31);
+  const size_t random = pairs.size();
+  for (const aniso_direction::Pair& p : aniso_direction::pairs(32)) pairs.push_back(p);
+  ASSERT_EQ(rs.size(), pairs.size());
+  const Square flat(64, 0, 16, [](uint32_t, uint32_t x, uint32_t y) { return x == 32 && y == 32 ? 1.0f : 0.0f; });
+  Count grid[2];
+  for (size_t k = 0; k < rs.size(); ++k) {
+    ASSERT_EQ(std::memcmp(rs[k].head, pairs[k].g, sizeof pairs[k].g), 0) << "record " << k;
+    ASSERT_EQ(rs[k].v.size(), 65u * 65u);
+    grid[k >= random].add(rs[k].v.size(), footprint_grid_misses(flat, 32.5f, 2, rs[k].head, rs[k].v));
+  }
+  grid[0].print("step directions of sums (part 31)");
+  grid[1].print("sums and differences that tie the longer gradient (part 32)");
+  EXPECT_EQ(grid[0].wrong, 0u);
+  EXPECT_EQ(grid[1].wrong, 0u);
 }
 
 // tests/hw/texture_lod/aniso_area.bin.xz: 330,000 pairs whose ddx measures 8 texels, so that the
