@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -366,17 +367,16 @@ uint16_t half_bits(float v) {
   return uint16_t((b >> 16 & 0x8000) | ((((b >> 23) & 0xff) - 127 + 15) << 10) | (b >> 13 & 0x3ff));
 }
 
-// Part 19: RGBA8 (read as normalized floats) and f16 x 4 textures of random texels, no levels,
-// limit 16, under ratios 1 to 5 along x and 3 along y: how each format rounds an anisotropic sum.
-TEST(TextureAnisotropic, FormatsMatchTheH200) {
-  const std::vector<Record> rs = records();
-  ASSERT_EQ(rs.size(), 62u);
-  Count formats[2];
+// Replays probe_four.h's records of `part` in `file` (RGBA8 read as normalized floats or f16 x 4
+// textures of random texels, no levels, limit 16, under ratios 1 to 5 along x and 3 along y): the
+// misses per format, 0 RGBA8 and 1 f16.
+std::array<Count, 2> four_channel_misses(const char* file, uint32_t part) {
+  std::array<Count, 2> formats;
   std::vector<uint8_t> texels;
   Object tex;
   std::vector<Image> levels(1);
-  for (const Record& r : rs) {
-    if (r.part != 19) continue;
+  for (const Record& r : records(file)) {
+    if (r.part != part) continue;
     const int format = int(r.head[0]);
     if (r.head[3] == 1) {  // the texels
       texels.assign(r.v.size() * (format == 0 ? 1 : 2), 0);
@@ -409,14 +409,32 @@ TEST(TextureAnisotropic, FormatsMatchTheH200) {
         const std::array<uint32_t, 4> got = sample(tex, levels, l, Result::F32);
         for (unsigned c = 0; c < 4; ++c) bad += std::bit_cast<float>(got[c]) != r.v[size_t(j * 64 + i) * 4 + c];
       }
-    formats[format].add(r.v.size(), bad);
+    formats[size_t(format)].add(r.v.size(), bad);
   }
+  return formats;
+}
+
+// Part 19 (aniso_more.bin.xz): how RGBA8 and f16 (exponents 2^-4 to 2^1) round an anisotropic sum.
+TEST(TextureAnisotropic, FormatsMatchTheH200) {
+  const std::array<Count, 2> formats = four_channel_misses("aniso_more.bin.xz", 19);
   formats[0].print("RGBA8 footprints (part 19)");
   formats[1].print("f16 footprints (part 19)");
+  EXPECT_EQ(formats[0].records, 7u);
   EXPECT_EQ(formats[0].wrong, 0u);
+  EXPECT_EQ(formats[1].records, 7u);
   // f16: each sample's sum cut to the footprint's precision (sample.cpp, anisotropic_f16_sum); 40
   // lookups one f16 step apart are open. The count may only fall.
   EXPECT_LE(formats[1].wrong, 40u);
+}
+
+// Part 33 (aniso_f16.bin.xz): part 19's f16 footprints with texels of every magnitude, seven
+// textures whose exponent fields run from e to e + 5, e = 1 to 25.
+TEST(TextureAnisotropic, F16FootprintsOfEveryMagnitudeMatchTheH200) {
+  const std::array<Count, 2> formats = four_channel_misses("aniso_f16.bin.xz", 33);
+  formats[1].print("f16 footprints of every magnitude (part 33)");
+  EXPECT_EQ(formats[1].records, 49u);
+  // Open (sample.cpp, anisotropic_f16_sum): the count may only fall.
+  EXPECT_LE(formats[1].wrong, 2556u);
 }
 
 // Part 24 (aniso_angle.bin.xz): (L, 0) with a second gradient m (cos p, sin p), p = 0..60

@@ -62,88 +62,11 @@
 // anisotropy, 4 floats head, uint32 n, n f32 results.
 //   nvcc -O2 -std=c++17 -arch=sm_90 -o probe_aniso_more probe_aniso_more.cu
 //   ./probe_aniso_more aniso_more.bin
-#include <cuda_fp16.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "probe_grad.h"
-
-__global__ void sample4(cudaTextureObject_t t, const float4* at, const float4* grad, float4* out, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  out[i] = tex2DGrad<float4>(t, at[i].x, at[i].y, make_float2(grad[i].x, grad[i].y), make_float2(grad[i].z, grad[i].w));
-}
-
-uint32_t rng = 0x2545F491u;
-uint32_t next_random() {
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
-}
-
-// Part 19's texture: format 0 RGBA8 unorm, 1 f16 x 4; `values` gets the texels as floats.
-cudaTextureObject_t make4(int format, int size, std::vector<float>& values) {
-  const int n = size * size * 4;
-  values.assign(n, 0);
-  std::vector<uint8_t> bytes(n);
-  std::vector<uint16_t> halves(n);
-  for (int k = 0; k < n; ++k) {
-    const uint32_t r = next_random();
-    if (format == 0) {
-      bytes[k] = uint8_t(r >> 24);
-      values[k] = float(bytes[k]);
-    } else {
-      const uint32_t sign = (r >> 31) & 1, exponent = 11 + (r >> 16) % 6, mantissa = r & 0x3ff;
-      halves[k] = uint16_t(sign << 15 | exponent << 10 | mantissa);
-      __half_raw raw;
-      raw.x = halves[k];
-      values[k] = __half2float(__half(raw));
-    }
-  }
-  const cudaChannelFormatDesc fmt =
-      format == 0 ? cudaCreateChannelDesc<uchar4>() : cudaCreateChannelDescHalf4();
-  cudaArray_t a;
-  cudaMallocArray(&a, &fmt, size, size);
-  const int pitch = size * (format == 0 ? 4 : 8);
-  cudaMemcpy2DToArray(a, 0, 0, format == 0 ? (const void*)bytes.data() : (const void*)halves.data(), pitch,
-                      pitch, size, cudaMemcpyHostToDevice);
-  cudaResourceDesc res{};
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = a;
-  cudaTextureDesc td{};
-  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.mipmapFilterMode = cudaFilterModeLinear;
-  td.normalizedCoords = 1;
-  td.maxAnisotropy = 16;
-  td.readMode = format == 0 ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
-  cudaTextureObject_t t = 0;
-  cudaCreateTextureObject(&t, &res, &td, nullptr);
-  return t;
-}
-
-// As record, for part 19's four-channel lookups (texel coordinates and gradients).
-void record4(float anisotropy, const float head[4], cudaTextureObject_t t, int size, const std::vector<float4>& at,
-             const std::vector<float4>& grad) {
-  const int n = int(at.size());
-  std::vector<float4> a(at), g(grad);
-  for (float4& v : a) v.x /= size, v.y /= size;
-  for (float4& v : g) v.x /= size, v.y /= size, v.z /= size, v.w /= size;
-  float4 *da, *dg, *dout;
-  cudaMalloc(&da, n * sizeof(float4));
-  cudaMalloc(&dg, n * sizeof(float4));
-  cudaMalloc(&dout, n * sizeof(float4));
-  cudaMemcpy(da, a.data(), n * sizeof(float4), cudaMemcpyHostToDevice);
-  cudaMemcpy(dg, g.data(), n * sizeof(float4), cudaMemcpyHostToDevice);
-  sample4<<<(n + 127) / 128, 128>>>(t, da, dg, dout, n);
-  std::vector<float> v(size_t(n) * 4);
-  cudaMemcpy(v.data(), dout, n * sizeof(float4), cudaMemcpyDeviceToHost);
-  cudaFree(da), cudaFree(dg), cudaFree(dout);
-  write_record(19, anisotropy, head, v);
-}
+#include "probe_four.h"
 
 // The one-texel row lookups of parts 16 and 20: x = X + di + p/256, y = X.
 void row_lookups(float X, int w, float4 g, std::vector<float4>& at, std::vector<float4>& grad) {
@@ -234,25 +157,7 @@ int main(int argc, char** argv) {
   }
 
   // Part 19.
-  for (int format : {0, 1}) {
-    std::vector<float> values;
-    const cudaTextureObject_t t = make4(format, 64, values);
-    const float data_head[4] = {float(format), 0, 0, 1};
-    write_record(19, 16, data_head, values);
-    ++expected;
-    const float pairs[][2] = {{1, 1}, {1.5f, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {1, 3}};
-    for (const auto& p : pairs) {
-      std::vector<float4> at, grad;
-      for (int j = 0; j < 64; ++j)
-        for (int i = 0; i < 64; ++i) {
-          at.push_back(make_float4(8 + i * 9 / 64.0f, 8 + j * 9 / 64.0f, 0, 0));
-          grad.push_back(make_float4(p[0], 0, 0, p[1]));
-        }
-      const float head[4] = {float(format), p[0], p[1], 0};
-      record4(16, head, t, 64, at, grad);
-      ++expected;
-    }
-  }
+  for (int format : {0, 1}) expected += four_channel_records(19, format);
 
   // Part 20.
   {
