@@ -10,10 +10,9 @@
 //    component of the sum adds the smaller operand cut towards zero to 10 bits below the larger's
 //    leading one, then keeps 10 significant bits; 11/16 of its length is 11/16 max rounded half up
 //    to 10 bits below max's leading one, plus the rest cut to 9 bits below that first part's
-//    leading one: 121/512 mid rounded half up to 12 bits below mid's leading one and 11/64 min cut
-//    to 9 bits below the exact 121/512 mid's leading one (lod3d_dense.bin.xz: every one gradient,
-//    2D sum and sum or difference with a third component in a volume; 88 of 65,536 random pairs
-//    still 1/256 low, each decided by a sum or difference);
+//    leading one: 121/512 mid and 11/64 min, each plus 1/16 of its operand's 10-bit unit, cut to 9
+//    bits below the exact 121/512 mid's leading one (lod3d_dense.bin.xz and lod3d_rest.bin.xz:
+//    every lookup in a volume; a helper read the 1/16 off the steps of a swept smallest component);
 //  - its logarithm takes the exponent and a table of the first 8 fraction bits, in 1/256 steps
 //    (lod_dense's 65,536 lengths from 1 to 2: the table alone decides).
 #include "texture/level_of_detail.h"
@@ -81,7 +80,10 @@ float scaled_length(const float (&v)[3]) {
   const Sorted c = sorted(v);
   const double major = round_half_up(11.0 / 16 * c.max, c.max, 10);
   const double mid = 121.0 / 512 * c.mid;
-  const double rest = round_half_up(mid, c.mid, 12) + cut(11.0 / 64 * c.min, mid, 9);
+  auto term = [mid](double scaled, double operand) {  // plus 1/16 of the operand's 10-bit unit, cut
+    return operand > 0 ? cut(scaled + unit_below(operand, 9) / 16, mid, 9) : 0.0;
+  };
+  const double rest = term(mid, c.mid) + term(11.0 / 64 * c.min, c.min);
   return float(major + cut(rest, major, 9));
 }
 
