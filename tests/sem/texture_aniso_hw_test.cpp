@@ -422,9 +422,7 @@ TEST(TextureAnisotropic, FormatsMatchTheH200) {
   EXPECT_EQ(formats[0].records, 7u);
   EXPECT_EQ(formats[0].wrong, 0u);
   EXPECT_EQ(formats[1].records, 7u);
-  // f16: each sample's sum cut to the footprint's precision (sample.cpp, anisotropic_f16_sum); 40
-  // lookups one f16 step apart are open. The count may only fall.
-  EXPECT_LE(formats[1].wrong, 40u);
+  EXPECT_EQ(formats[1].wrong, 0u);
 }
 
 // Part 33 (aniso_f16.bin.xz): part 19's f16 footprints with texels of every magnitude, seven
@@ -433,8 +431,7 @@ TEST(TextureAnisotropic, F16FootprintsOfEveryMagnitudeMatchTheH200) {
   const std::array<Count, 2> formats = four_channel_misses("aniso_f16.bin.xz", 33);
   formats[1].print("f16 footprints of every magnitude (part 33)");
   EXPECT_EQ(formats[1].records, 49u);
-  // Open (sample.cpp, anisotropic_f16_sum): the count may only fall.
-  EXPECT_LE(formats[1].wrong, 2556u);
+  EXPECT_EQ(formats[1].wrong, 0u);
 }
 
 // Part 24 (aniso_angle.bin.xz): (L, 0) with a second gradient m (cos p, sin p), p = 0..60
