@@ -16,6 +16,7 @@
 
 #include "../hw/texture/filter/aniso_direction_inputs.h"
 #include "../hw/texture_lod/aniso_area_inputs.h"
+#include "../hw/texture_lod/aniso_wide_inputs.h"
 #include "hw_records.h"
 #include "texture/sample.h"
 
@@ -367,11 +368,11 @@ uint16_t half_bits(float v) {
   return uint16_t((b >> 16 & 0x8000) | ((((b >> 23) & 0xff) - 127 + 15) << 10) | (b >> 13 & 0x3ff));
 }
 
-// Replays probe_four.h's records of `part` in `file` (RGBA8 read as normalized floats or f16 x 4
-// textures of random texels, no levels, limit 16, under ratios 1 to 5 along x and 3 along y): the
-// misses per format, 0 RGBA8 and 1 f16.
-std::array<Count, 2> four_channel_misses(const char* file, uint32_t part) {
-  std::array<Count, 2> formats;
+// Replays probe_four.h's records of `part` in `file` (RGBA8 read as normalized floats, f16 x 4, or
+// RGBA8 through sRGB: textures of random texels, no levels, limit 16, under ratios 1 to 5 along x
+// and 3 along y): the misses per format, 0 RGBA8, 1 f16, 2 sRGB.
+std::array<Count, 3> four_channel_misses(const char* file, uint32_t part) {
+  std::array<Count, 3> formats;
   std::vector<uint8_t> texels;
   Object tex;
   std::vector<Image> levels(1);
@@ -379,9 +380,9 @@ std::array<Count, 2> four_channel_misses(const char* file, uint32_t part) {
     if (r.part != part) continue;
     const int format = int(r.head[0]);
     if (r.head[3] == 1) {  // the texels
-      texels.assign(r.v.size() * (format == 0 ? 1 : 2), 0);
+      texels.assign(r.v.size() * (format != 1 ? 1 : 2), 0);
       for (size_t k = 0; k < r.v.size(); ++k)
-        if (format == 0) {
+        if (format != 1) {
           texels[k] = uint8_t(r.v[k]);
         } else {
           const uint16_t h = half_bits(r.v[k]);
@@ -389,14 +390,15 @@ std::array<Count, 2> four_channel_misses(const char* file, uint32_t part) {
         }
       tex = Object{};
       tex.resource.kind = TextureResource::Kind::Array;
-      tex.resource.format = format == 0 ? ChannelFormat::U8 : ChannelFormat::F16;
+      tex.resource.format = format != 1 ? ChannelFormat::U8 : ChannelFormat::F16;
+      tex.sampler.srgb = format == 2;
       tex.resource.channels = 4, tex.resource.width = tex.resource.height = 64;
       tex.sampler.address = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
       tex.sampler.filter = tex.sampler.mipmap_filter = FilterMode::Linear;
       tex.sampler.normalized_coordinates = true, tex.sampler.max_anisotropy = 16;
       Image& img = levels[0];
       img.data = texels.data(), img.width = img.height = 64;
-      img.row_pitch = 64 * (format == 0 ? 4 : 8), img.slice_pitch = img.row_pitch * 64;
+      img.row_pitch = 64 * (format != 1 ? 4 : 8), img.slice_pitch = img.row_pitch * 64;
       continue;
     }
     size_t bad = 0;
@@ -416,7 +418,7 @@ std::array<Count, 2> four_channel_misses(const char* file, uint32_t part) {
 
 // Part 19 (aniso_more.bin.xz): how RGBA8 and f16 (exponents 2^-4 to 2^1) round an anisotropic sum.
 TEST(TextureAnisotropic, FormatsMatchTheH200) {
-  const std::array<Count, 2> formats = four_channel_misses("aniso_more.bin.xz", 19);
+  const std::array<Count, 3> formats = four_channel_misses("aniso_more.bin.xz", 19);
   formats[0].print("RGBA8 footprints (part 19)");
   formats[1].print("f16 footprints (part 19)");
   EXPECT_EQ(formats[0].records, 7u);
@@ -428,10 +430,19 @@ TEST(TextureAnisotropic, FormatsMatchTheH200) {
 // Part 33 (aniso_f16.bin.xz): part 19's f16 footprints with texels of every magnitude, seven
 // textures whose exponent fields run from e to e + 5, e = 1 to 25.
 TEST(TextureAnisotropic, F16FootprintsOfEveryMagnitudeMatchTheH200) {
-  const std::array<Count, 2> formats = four_channel_misses("aniso_f16.bin.xz", 33);
+  const std::array<Count, 3> formats = four_channel_misses("aniso_f16.bin.xz", 33);
   formats[1].print("f16 footprints of every magnitude (part 33)");
   EXPECT_EQ(formats[1].records, 49u);
   EXPECT_EQ(formats[1].wrong, 0u);
+}
+
+// Part 34 (aniso_f16.bin.xz): part 19's RGBA8 texture read through sRGB.
+TEST(TextureAnisotropic, SrgbFootprintsMatchTheH200) {
+  const std::array<Count, 3> formats = four_channel_misses("aniso_f16.bin.xz", 34);
+  formats[2].print("sRGB footprints (part 34)");
+  EXPECT_EQ(formats[2].records, 7u);
+  // Open: 202 colour channels one f16 step off (README.md, part 34). The count may only fall.
+  EXPECT_LE(formats[2].wrong, 202u);
 }
 
 // Part 24 (aniso_angle.bin.xz): (L, 0) with a second gradient m (cos p, sin p), p = 0..60
@@ -574,6 +585,34 @@ TEST(TextureAnisotropic, StepDirectionsOfSumsMatchTheH200) {
   grid[1].print("sums and differences that tie the longer gradient (part 32)");
   EXPECT_EQ(grid[0].wrong, 0u);
   EXPECT_EQ(grid[1].wrong, 0u);
+}
+
+// tests/hw/texture_lod/aniso_wide.bin.xz: 150,000 random anisotropic lookups at random places of
+// a 256 x 256 texture of 9 levels of random f32 texels, under max anisotropy 2, 4, 8 and 16 with
+// the trilinear optimization and 4 and 16 without (aniso_wide_inputs.h).
+TEST(TextureAnisotropic, RandomLookupsOnLevelsMatchTheH200) {
+  const std::vector<float> recorded = test::read_lookup_results("aniso_wide.bin.xz");
+  const std::vector<aniso_wide::Lookup> in = aniso_wide::lookups();
+  ASSERT_EQ(recorded.size(), in.size());
+  std::vector<Square> samplers;
+  samplers.reserve(aniso_wide::kSamplers);
+  for (int k = 0; k < aniso_wide::kSamplers; ++k) {
+    samplers.emplace_back(256, 9, uint32_t(aniso_wide::kLimit[k]),
+                          [](uint32_t l, uint32_t x, uint32_t y) { return aniso_wide::texel(int(l), int(x), int(y)); });
+    samplers.back().tex.sampler.exact_trilinear = aniso_wide::kExact[k];
+  }
+  Count lookups;
+  size_t wrong = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const aniso_wide::Lookup& l = in[i];
+    const float got = samplers[l.sampler].at(l.x * 256, l.y * 256, l.ddx[0], l.ddx[1], l.ddy[0], l.ddy[1]);
+    if (got != recorded[i] && wrong++ < 4)
+      std::printf("aniso_wide lookup %zu (sampler %u): H200 %a, ptxvm %a\n", i, l.sampler, recorded[i], got);
+  }
+  lookups.add(in.size(), wrong);
+  lookups.print("random lookups on levels (aniso_wide)");
+  // Open: 51 lookups (README.md, aniso_wide). The count may only fall.
+  EXPECT_LE(wrong, 51u);
 }
 
 // tests/hw/texture_lod/aniso_area.bin.xz: 330,000 pairs whose ddx measures 8 texels, so that the

@@ -25,7 +25,8 @@ uint32_t next_random() {
 }
 
 // Part 19's texture: format 0 RGBA8 unorm, 1 f16 x 4 (random sign and mantissa, exponent field
-// `exponent` to `exponent` + 5); `values` gets the texels as floats.
+// `exponent` to `exponent` + 5), 2 RGBA8 unorm read through sRGB (part 34); `values` gets the
+// texels as floats (the bytes for RGBA8).
 cudaTextureObject_t make4(int format, int size, std::vector<float>& values, uint32_t exponent = 11) {
   const int n = size * size * 4;
   values.assign(n, 0);
@@ -33,7 +34,7 @@ cudaTextureObject_t make4(int format, int size, std::vector<float>& values, uint
   std::vector<uint16_t> halves(n);
   for (int k = 0; k < n; ++k) {
     const uint32_t r = next_random();
-    if (format == 0) {
+    if (format != 1) {
       bytes[k] = uint8_t(r >> 24);
       values[k] = float(bytes[k]);
     } else {
@@ -45,11 +46,11 @@ cudaTextureObject_t make4(int format, int size, std::vector<float>& values, uint
     }
   }
   const cudaChannelFormatDesc fmt =
-      format == 0 ? cudaCreateChannelDesc<uchar4>() : cudaCreateChannelDescHalf4();
+      format != 1 ? cudaCreateChannelDesc<uchar4>() : cudaCreateChannelDescHalf4();
   cudaArray_t a;
   cudaMallocArray(&a, &fmt, size, size);
-  const int pitch = size * (format == 0 ? 4 : 8);
-  cudaMemcpy2DToArray(a, 0, 0, format == 0 ? (const void*)bytes.data() : (const void*)halves.data(), pitch,
+  const int pitch = size * (format != 1 ? 4 : 8);
+  cudaMemcpy2DToArray(a, 0, 0, format != 1 ? (const void*)bytes.data() : (const void*)halves.data(), pitch,
                       pitch, size, cudaMemcpyHostToDevice);
   cudaResourceDesc res{};
   res.resType = cudaResourceTypeArray;
@@ -60,7 +61,8 @@ cudaTextureObject_t make4(int format, int size, std::vector<float>& values, uint
   td.mipmapFilterMode = cudaFilterModeLinear;
   td.normalizedCoords = 1;
   td.maxAnisotropy = 16;
-  td.readMode = format == 0 ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+  td.readMode = format != 1 ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+  td.sRGB = format == 2;
   cudaTextureObject_t t = 0;
   cudaCreateTextureObject(&t, &res, &td, nullptr);
   return t;
