@@ -1,20 +1,20 @@
 // The gradient pairs of lod3d_rest (issue 21, after lod3d_dense): probes of the 11/16 length of a
 // three-component sum or difference, the part of tex.grad's 3D level of detail that lod3d_dense's
 // random set 4 left open (88 of 65,536 lookups 1/256 low). Same texture and lookup as
-// lod3d_dense.cu (128^3, 8 levels, isotropic, at (0.5, 0.5, 0.5), gradients / 128); ddx, ddy in
-// texels. Every value is exact in f32 (integer arithmetic, powers of two, one f32 multiply).
+// lod3d_dense.cu (128^3, 8 levels, isotropic, at (0.5, 0.5, 0.5), gradients / 128), which records
+// them as `lod3d_dense rest`; ddx, ddy in texels. Every value is exact in f32 (integer arithmetic,
+// powers of two, one f32 multiply).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "lod3d_dense_inputs.h"
+
 namespace lod3d_rest {
 
-struct Lookup {
-  float ddx[3], ddy[3];
-  uint32_t set;
-};
+using Lookup = lod3d_dense::Lookup;  // ddx, ddy in texels, the set
 
 // The sets, in the order they are recorded:
 //  0 ddx = ddy = (a/64, b/128, n/128), a in {520, 611, 745, 1000}, b = 512..992 step 32,
