@@ -383,15 +383,16 @@ std::array<float, W::kCapacity> aligned(const W& b, unsigned c, int bits, bool s
   return out;
 }
 
-// An anisotropic footprint's f16 channel as the H200 sums it, in units of 1/b.unit (filter probes
-// part 19 and part 33, f16 texels of every magnitude: every one of 917,504 channels; two helpers
-// found it): each sample's texels (aligned, `v`) weighted exactly; the samples then enter an
-// accumulator two at a time, on a grid of 2^G that follows the largest texel so far, 2^Er bounding
-// it: G = 4 floor((Er + 2) / 4) - 25, so that the grid moves in steps of four with the top bits of
-// the f16 exponent field. When a pair raises Er the sum so far is cut down (toward -infinity) to
-// the new grid, and each sample of the pair is cut down to it before it is added.
+// An anisotropic footprint's f16 or sRGB colour channel as the H200 sums it, in units of 1/b.unit
+// (filter probes part 19 and part 33, f16 texels of every magnitude: every one of 917,504 channels;
+// part 34, sRGB: all but 7 of 86,016; helpers found it): each sample's texels (aligned to `bits`,
+// `v`) weighted exactly; the samples then enter an accumulator two at a time, on a grid of 2^G
+// that follows the largest texel so far, 2^Er bounding it: G = 4 floor((Er + 2) / 4) - 10 - bits,
+// so that the grid moves in steps of four with the top bits of the f16 exponent field. When a pair
+// raises Er the sum so far is cut down (toward -infinity) to the new grid, and each sample of the
+// pair is cut down to it before it is added.
 template <typename W>
-long double anisotropic_f16_sum(const W& b, unsigned c, const std::array<float, W::kCapacity>& v) {
+long double anisotropic_sum(const W& b, unsigned c, const std::array<float, W::kCapacity>& v, int bits) {
   std::array<int, W::kCapacity> e;
   e.fill(INT32_MIN);
   std::array<long double, W::kCapacity> samples{};
@@ -404,7 +405,7 @@ long double anisotropic_f16_sum(const W& b, unsigned c, const std::array<float, 
   int top = INT32_MIN;  // Er
   auto cut = [&](long double x) {
     if (top == INT32_MIN) return x;
-    const long double step = std::ldexp(static_cast<long double>(b.unit), int(4 * floor_div(top + 2, 4) - 25));
+    const long double step = std::ldexp(static_cast<long double>(b.unit), int(4 * floor_div(top + 2, 4) - 10 - bits));
     return std::floor(x / step) * step;
   };
   long double sum = -0.0L;  // zeros, infinities and NaNs alone: summed as they are
@@ -434,8 +435,8 @@ int64_t snorm8_blend(int64_t raw) {
 // and 16-bit ones to nearest (ties up), 32-bit ones down. A single texel of all the weight (point
 // filtering) is itself. Weights in 1024ths (anisotropic footprints): an f32 or 8-bit normalized
 // texture's exact sum in them rounds as above (filter probes part 19: every RGBA8 lookup), an f16
-// one's sum of its samples' sums (anisotropic_f16_sum); integers read as such take them to 256ths
-// first (not measured).
+// or sRGB one's sum of its samples' sums (anisotropic_sum); integers read as such take them to
+// 256ths first (not measured).
 template <typename W>
 Texel blend(const Object& tex, const W& b) {
   if (b.n == 1 && b.weight[0] == b.unit) return b.texel[0];
@@ -457,11 +458,11 @@ Texel blend(const Object& tex, const W& b) {
     if (f == ChannelFormat::F16 || f == ChannelFormat::F32 || (srgb && c < 3)) {  // sRGB: blends linear values
       const bool half = f == ChannelFormat::F16 || (srgb && c < 3);  // f16 and sRGB: at f16 precision
       const bool srgb_channel = srgb && c < 3;
-      const std::array<float, W::kCapacity> v =
-          aligned(b, c, srgb_channel ? 8 : f == ChannelFormat::F16 ? 15 : 28, srgb_channel);
+      const int bits = srgb_channel ? 8 : f == ChannelFormat::F16 ? 15 : 28;
+      const std::array<float, W::kCapacity> v = aligned(b, c, bits, srgb_channel);
       long double sum = -0.0L;  // so that texels of -0 alone sum to -0; texels of weight 0 take no part
-      if (f == ChannelFormat::F16 && b.unit != 256) {
-        sum = anisotropic_f16_sum(b, c, v);
+      if (half && b.unit != 256) {
+        sum = anisotropic_sum(b, c, v, bits);
       } else {
         for (unsigned k = 0; k < b.n; ++k)
           if (b.weight[k]) sum += static_cast<long double>(v[k]) * b.weight[k];
