@@ -5,8 +5,8 @@
 //  - a vector's length is max + 11/32 mid + 1/4 min of its components' magnitudes, the middle term
 //    rounded half up to 11 bits below mid's leading one, the last cut to 9 bits below the exact
 //    11/32 mid's leading one (in 2D, max + 11/32 min);
-//  - the footprint is the longer of the two gradients' lengths and 11/16 of the longer of their
-//    sum's and difference's (so parallel gradients lengthen it, perpendicular ones do not). Each
+//  - the footprint is the longest of the two gradients and 11/16 of their sum and difference (so
+//    parallel gradients lengthen it, perpendicular ones do not; major_axis compares them). Each
 //    component of the sum adds the smaller operand cut towards zero to 10 bits below the larger's
 //    leading one, then keeps 10 significant bits; 11/16 of its length is 11/16 max rounded half up
 //    to 10 bits below max's leading one, plus the rest cut to 9 bits below that first part's

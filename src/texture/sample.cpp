@@ -711,8 +711,9 @@ double footprint_area(const float (&ddx)[3], const float (&ddy)[3]) {
 }
 
 // tex.grad with a max anisotropy over 1 in a 1D or 2D image, a 2D array or on a cube face
-// (aniso.bin.xz parts 1 and 2: all 456 + 456 footprints exact; aniso_step.bin.xz part 10: 749 of
-// 750, the other one 1/256 off in the ratio; cube_grad.bin.xz part 22: all 320 footprints; the H100
+// (aniso.bin.xz parts 1-4: every footprint; aniso_step.bin.xz part 10: all 750; cube_grad.bin.xz
+// part 22: all 320 footprints; tests/hw/texture_lod/aniso_wide.bin.xz: all but 51 of 150,000 random
+// lookups on levels; the H100
 // filters 1D arrays and 3D images isotropically). The major axis is grad_level's (major_axis: the
 // longer gradient, or their sum or difference at 11/16 of its length; cube_grad.bin.xz part 21 at
 // limits 1-16: every one of 4,320 levels each);
