@@ -778,14 +778,23 @@ std::optional<std::array<uint32_t, 4>> sample_anisotropic(const Object& tex, con
   // unstretched step out: the offset of the one at +d, direction times d/2 in 1/128 of the level's
   // texel, is rounded half up (towards +∞), then stretched and cut towards −∞, and the one at −d
   // is its negation (parts 10, 25, 26: every footprint; part 29: all but 8 of 960, against 754
-  // rounding the magnitude).
+  // rounding the magnitude). With linear filtering the offsets are added to the centre rounded half
+  // up to 1/256 of the level's texel, the filter's own grid, so that a centre on a tie of that grid
+  // rounds once, the same way for every sample (tests/hw/texture_lod/aniso_wide: 46 of 51 lookups
+  // that differed; part 27's last lookup; point filtering keeps the centre as it is).
   auto take = [&](size_t level, int32_t x, int64_t stretch_u, int64_t share) {
     const Footprint fp = major_axis_samples(x);
     const double texel = std::ldexp(1.0, int(level));
     const double stretch = std::floor(std::ceil(256 * std::exp2(double(stretch_u) / 256)) / 4) / 64;
+    std::array<double, 3> centre = c;
+    if (tex.sampler.filter == FilterMode::Linear)
+      for (unsigned d = 0; d < 2; ++d) {
+        const double n = double(size[d]) / texel;  // the level's texels per unit of the coordinate
+        centre[d] = (std::floor((c[d] * n - 0.5) * 256 + 0.5) / 256 + 0.5) / n;
+      }
     int64_t before = 0;  // the samples' shares so far
     for (unsigned k = 0; k < fp.n; ++k) {
-      std::array<double, 3> at_k = c;
+      std::array<double, 3> at_k = centre;
       for (unsigned d = 0; d < 2; ++d) {
         double offset;  // in the level's texels
         if (fp.n == 2) {
