@@ -18,52 +18,11 @@
 #include "../hw/texture_lod/lod3d_rest_inputs.h"
 #include "../hw/texture_lod/lod_dense_inputs.h"
 #include "hw_records.h"
+#include "level_number_texture.h"
 #include "texture/level_of_detail.h"
-#include "texture/sample.h"
 
 namespace ptxvm::texture {
 namespace {
-
-// lod3d_dense.cu's texture: 128^3 f32 texels in 8 levels that hold their own number; trilinear,
-// clamp, normalized coordinates, max anisotropy 1, so that a lookup reads the level it chose.
-struct LevelNumberVolume {
-  std::vector<float> texels;
-  std::vector<Image> levels;
-  Object tex;
-  LevelNumberVolume() {
-    size_t offset = 0;
-    std::vector<size_t> starts;
-    for (uint32_t l = 0; l < 8; ++l) {
-      const uint32_t n = 128u >> l;
-      starts.push_back(offset);
-      texels.resize(offset + size_t(n) * n * n, float(l));
-      offset = texels.size();
-    }
-    for (uint32_t l = 0; l < 8; ++l) {
-      const uint32_t n = 128u >> l;
-      Image img;
-      img.data = reinterpret_cast<const uint8_t*>(texels.data() + starts[l]);
-      img.width = img.height = img.depth = n;
-      img.row_pitch = 4 * n, img.slice_pitch = 4 * size_t(n) * n;
-      levels.push_back(img);
-    }
-    TextureResource& r = tex.resource;
-    r.kind = TextureResource::Kind::MipmappedArray, r.format = ChannelFormat::F32, r.channels = 1;
-    r.width = r.height = r.depth = 128, r.levels = 8;
-    TextureSampler& sm = tex.sampler;
-    sm.address = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
-    sm.filter = sm.mipmap_filter = FilterMode::Linear;
-    sm.normalized_coordinates = true, sm.max_anisotropy = 1, sm.max_mipmap_level_clamp = 7;
-  }
-  // tex.grad at the centre with gradients in texels, as the probe passes them (divided by 128 in f32).
-  float at(const float (&ddx)[3], const float (&ddy)[3]) const {
-    Lookup l;
-    l.geometry = Geometry::D3, l.mip = Lookup::Mip::Grad;
-    l.f = {0.5f, 0.5f, 0.5f};
-    for (int d = 0; d < 3; ++d) l.ddx[size_t(d)] = ddx[d] / 128.0f, l.ddy[size_t(d)] = ddy[d] / 128.0f;
-    return std::bit_cast<float>(sample(tex, levels, l, Result::F32)[0]);
-  }
-};
 
 // How many lookups of one and of two gradients a recording holds, and how many ptxvm misses; a
 // miss of one gradient is a failure of its own.
@@ -147,9 +106,10 @@ TEST(TextureLevelOfDetail, MatchesTheH200sFirstMap) {
   EXPECT_EQ(wrong, 0u);
 }
 
-// lod3d.txt through the sampler (at the centre of lod3d.cu's texture, as the probe looks up).
+// lod3d.txt through the sampler (at the centre of lod3d.cu's 128^3 texture of 8 levels, as the
+// probe looks up).
 TEST(TextureLevelOfDetail, MatchesTheH200In3D) {
-  const LevelNumberVolume volume;
+  const LevelNumbers volume(128, 128, 128, 1);  // lod3d.cu's and lod3d_dense.cu's texture
   const Replayed r = replay("lod3d.txt", 3, [&](const float (&x)[3], const float (&y)[3]) { return volume.at(x, y); });
   EXPECT_EQ(r.one, 728u);
   EXPECT_EQ(r.two, 154u);
@@ -164,7 +124,7 @@ TEST(TextureLevelOfDetail, MatchesTheH200sDenseMapsIn3D) {
   const std::vector<float> recorded = test::read_lookup_results("lod3d_dense.bin.xz");
   const std::vector<lod3d_dense::Lookup> in = lod3d_dense::lookups();
   ASSERT_EQ(recorded.size(), in.size());
-  const LevelNumberVolume volume;
+  const LevelNumbers volume(128, 128, 128, 1);  // lod3d.cu's and lod3d_dense.cu's texture
   size_t wrong[5] = {};
   for (size_t i = 0; i < in.size(); ++i)
     if (volume.at(in[i].ddx, in[i].ddy) != recorded[i]) ++wrong[in[i].set];
@@ -180,7 +140,7 @@ TEST(TextureLevelOfDetail, MatchesTheH200sSumsInAVolume) {
   const std::vector<float> recorded = test::read_lookup_results("lod3d_rest.bin.xz");
   const std::vector<lod3d_rest::Lookup> in = lod3d_rest::lookups();
   ASSERT_EQ(recorded.size(), in.size());
-  const LevelNumberVolume volume;
+  const LevelNumbers volume(128, 128, 128, 1);  // lod3d.cu's and lod3d_dense.cu's texture
   size_t wrong[4] = {};
   for (size_t i = 0; i < in.size(); ++i)
     if (volume.at(in[i].ddx, in[i].ddy) != recorded[i]) ++wrong[in[i].set];
