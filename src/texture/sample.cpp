@@ -402,17 +402,18 @@ long double anisotropic_sum(const W& b, unsigned c, const std::array<float, W::k
     if (x != 0 && std::isfinite(x)) e[b.quad[k]] = std::max(e[b.quad[k]], std::ilogb(x) + 1);
     samples[b.quad[k]] += static_cast<long double>(v[k]) * b.weight[k];
   }
-  int top = INT32_MIN;  // Er
-  auto cut = [&](long double x) {
-    if (top == INT32_MIN) return x;
-    const long double step = std::ldexp(static_cast<long double>(b.unit), int(4 * floor_div(top + 2, 4) - 10 - bits));
-    return std::floor(x / step) * step;
-  };
+  int top = INT32_MIN;    // Er
+  long double step = 0;  // the grid, in units of 1/b.unit, once a texel has set Er
+  auto cut = [&step](long double x) { return step == 0 ? x : std::floor(x / step) * step; };
   long double sum = -0.0L;  // zeros, infinities and NaNs alone: summed as they are
   for (unsigned q = 0; q < b.quads; q += 2) {
     const unsigned last = std::min(q + 2, b.quads);
     const int pair = last - q == 2 ? std::max(e[q], e[q + 1]) : e[q];
-    if (pair != INT32_MIN && pair > top) top = pair, sum = cut(sum);
+    if (pair != INT32_MIN && pair > top) {
+      top = pair;
+      step = std::ldexp(static_cast<long double>(b.unit), int(4 * floor_div(top + 2, 4) - 10 - bits));
+      sum = cut(sum);
+    }
     for (unsigned k = q; k < last; ++k) sum += cut(samples[k]);
   }
   return sum;
